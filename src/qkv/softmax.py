@@ -1,0 +1,45 @@
+"""Softmax: turn a row of scores into weights that are positive and sum to 1 (step 4 of the article)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+from numpy.typing import ArrayLike
+
+from qkv._checks import as_float_array
+
+
+def softmax(x: ArrayLike, axis: int = -1) -> np.ndarray:
+    """softmax(z_i) = exp(z_i) / Σ_j exp(z_j), along `axis`.
+
+    Subtracting the row maximum first changes nothing mathematically (the factor exp(-max)
+    cancels between numerator and denominator) but keeps every exponent <= 0, so exp never
+    overflows: logits of ±1e4 are fine. Entries equal to -inf get weight 0; that is how an
+    attention mask takes a key out of the sum. NaN, +inf and rows that are entirely -inf are
+    rejected, because they have no meaningful softmax.
+
+    The article's first row, [2, 1] / √3 ≈ [1.15, 0.58]:
+
+    >>> import numpy as np
+    >>> np.round(softmax(np.array([2.0, 1.0]) / np.sqrt(3)), 2)
+    array([0.64, 0.36])
+
+    Huge logits do not overflow, and a masked (-inf) entry gets exactly 0:
+
+    >>> softmax([[1e4, -1e4], [0.0, -np.inf]])
+    array([[1., 0.],
+           [1., 0.]])
+    """
+    x = as_float_array(x, "x")
+    if x.ndim == 0:
+        raise ValueError("x must have at least 1 dimension, got a scalar")
+    axis = normalize_axis_index(axis, x.ndim)  # AxisError (a ValueError) names the bad axis
+    if x.shape[axis] == 0:
+        raise ValueError(f"x is empty along axis {axis}: shape {x.shape}")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("x contains NaN or +inf; softmax is undefined there")
+    x_max = np.max(x, axis=axis, keepdims=True)
+    if np.isneginf(x_max).any():
+        raise ValueError(f"x has a row that is entirely -inf along axis {axis}; softmax over it is undefined")
+    exps = np.exp(x - x_max)  # every exponent <= 0, the largest is exactly exp(0) = 1
+    return exps / np.sum(exps, axis=axis, keepdims=True)  # denominator >= 1: never 0/0

@@ -1,0 +1,141 @@
+"""scaled_dot_product_attention, attention_scores, masks, projections: shapes, values and dtypes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from qkv import (
+    attention_scores,
+    causal_mask,
+    cross_attention,
+    project,
+    scaled_dot_product_attention,
+    self_attention,
+    softmax,
+)
+
+RNG = np.random.default_rng(1234)
+
+
+def reference_attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """The formula written out row by row, independent of the library's vectorised code."""
+    n_q, d_k = q.shape
+    output = np.zeros((n_q, v.shape[1]))
+    for i in range(n_q):
+        scores = np.array([q[i] @ k[j] / np.sqrt(d_k) for j in range(k.shape[0])])
+        allowed = np.ones(k.shape[0], bool) if mask is None else mask[i]
+        exps = np.where(allowed, np.exp(scores - scores[allowed].max()), 0.0)
+        output[i] = (exps / exps.sum()) @ v
+    return output
+
+
+def test_formula_on_random_inputs() -> None:
+    q, k, v = RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)), RNG.normal(size=(5, 2))
+    output, weights = scaled_dot_product_attention(q, k, v)
+    assert output.shape == (3, 2) and weights.shape == (3, 5)
+    np.testing.assert_allclose(output, reference_attention(q, k, v), rtol=1e-12, atol=1e-12)
+
+
+def test_built_from_attention_scores_and_softmax() -> None:
+    q, k, v = RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)), RNG.normal(size=(5, 2))
+    output, weights = scaled_dot_product_attention(q, k, v)
+    np.testing.assert_allclose(weights, softmax(attention_scores(q, k)))
+    np.testing.assert_allclose(output, weights @ v)
+
+
+def test_default_scale_is_one_over_sqrt_d_k() -> None:
+    q, k = RNG.normal(size=(2, 9)), RNG.normal(size=(3, 9))
+    np.testing.assert_allclose(attention_scores(q, k), q @ k.T / 3.0)
+    np.testing.assert_allclose(attention_scores(q, k, scale=0.5), q @ k.T * 0.5)
+    v = RNG.normal(size=(3, 2))
+    np.testing.assert_allclose(
+        scaled_dot_product_attention(q, k, v, scale=1.0)[1], softmax(q @ k.T)
+    )
+
+
+def test_causal_mask_matches_reference() -> None:
+    q, k, v = RNG.normal(size=(4, 3)), RNG.normal(size=(4, 3)), RNG.normal(size=(4, 5))
+    output, weights = scaled_dot_product_attention(q, k, v, mask=causal_mask(4))
+    assert np.all(weights[np.triu_indices(4, 1)] == 0.0)
+    np.testing.assert_allclose(output, reference_attention(q, k, v, causal_mask(4)), atol=1e-12)
+
+
+def test_batch_and_head_dims_broadcast() -> None:
+    q = RNG.normal(size=(2, 3, 4, 8))  # (batch, heads, n_q, d_k)
+    k = RNG.normal(size=(1, 3, 6, 8))  # shared over the batch
+    v = RNG.normal(size=(6, 5))  # shared over batch and heads
+    mask = RNG.random((4, 6)) < 0.7
+    mask[:, 0] = True
+    output, weights = scaled_dot_product_attention(q, k, v, mask=mask)
+    assert output.shape == (2, 3, 4, 5) and weights.shape == (2, 3, 4, 6)
+    for b in range(2):
+        for h in range(3):
+            np.testing.assert_allclose(output[b, h], reference_attention(q[b, h], k[0, h], v, mask), atol=1e-12)
+
+
+def test_weights_get_the_batch_dims_of_v_too() -> None:
+    q, k, v = RNG.normal(size=(2, 3)), RNG.normal(size=(4, 3)), RNG.normal(size=(5, 4, 2))
+    output, weights = scaled_dot_product_attention(q, k, v)
+    assert output.shape == (5, 2, 2) and weights.shape == (5, 2, 4)
+
+
+def test_causal_mask_shape_and_type() -> None:
+    mask = causal_mask(5)
+    assert mask.dtype == np.bool_ and mask.shape == (5, 5)
+    assert np.array_equal(mask, np.tril(np.ones((5, 5), bool)))
+    assert causal_mask(np.int64(2)).shape == (2, 2)
+
+
+def test_self_attention_is_projection_then_attention() -> None:
+    x = RNG.normal(size=(2, 5, 6))
+    w_q, w_k, w_v = RNG.normal(size=(6, 4)), RNG.normal(size=(6, 4)), RNG.normal(size=(6, 3))
+    output, weights = self_attention(x, w_q, w_k, w_v, mask=causal_mask(5))
+    expected = scaled_dot_product_attention(x @ w_q, x @ w_k, x @ w_v, mask=causal_mask(5))
+    np.testing.assert_allclose(output, expected[0])
+    np.testing.assert_allclose(weights, expected[1])
+    np.testing.assert_allclose(project(x, w_q), x @ w_q)
+
+
+def test_cross_attention_takes_q_from_one_sequence_and_kv_from_the_other() -> None:
+    x_q, x_kv = RNG.normal(size=(3, 4)), RNG.normal(size=(7, 6))
+    w_q, w_k, w_v = RNG.normal(size=(4, 5)), RNG.normal(size=(6, 5)), RNG.normal(size=(6, 2))
+    output, weights = cross_attention(x_q, x_kv, w_q, w_k, w_v)
+    assert output.shape == (3, 2) and weights.shape == (3, 7)
+    np.testing.assert_allclose(output, reference_attention(x_q @ w_q, x_kv @ w_k, x_kv @ w_v), atol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_float_dtype_is_kept(dtype: type) -> None:
+    q, k, v = (RNG.normal(size=(3, 4)).astype(dtype) for _ in range(3))
+    output, weights = scaled_dot_product_attention(q, k, v, mask=causal_mask(3))
+    assert output.dtype == dtype and weights.dtype == dtype
+    assert attention_scores(q, k).dtype == dtype
+    assert self_attention(q, q.T, q.T, q.T)[0].dtype == dtype
+
+
+def test_lists_and_ints_become_float64() -> None:
+    output, weights = scaled_dot_product_attention([[1, 0]], [[1, 0], [0, 1]], np.array([[1, 2], [3, 4]]))
+    assert output.dtype == np.float64 and weights.dtype == np.float64
+    assert project([[1, 2]], [[1], [1]]).dtype == np.float64
+
+
+def test_mixed_floats_follow_numpy_promotion() -> None:
+    q32 = np.ones((2, 3), np.float32)
+    q16 = np.ones((2, 3), np.float16)
+    assert scaled_dot_product_attention(q16, q32, q16)[0].dtype == np.float32
+    assert scaled_dot_product_attention(q32, q32, np.ones((2, 3)))[0].dtype == np.float64
+    assert scaled_dot_product_attention(q32, q32, [[1, 2], [3, 4]])[0].dtype == np.float64
+
+
+def test_float32_scale_does_not_widen_the_dtype() -> None:
+    q = np.ones((2, 3), np.float32)
+    assert attention_scores(q, q, scale=np.float64(0.5)).dtype == np.float32
+
+
+def test_inputs_are_not_modified() -> None:
+    q, k, v = RNG.normal(size=(3, 4)), RNG.normal(size=(3, 4)), RNG.normal(size=(3, 2))
+    copies = [a.copy() for a in (q, k, v)]
+    scaled_dot_product_attention(q, k, v, mask=causal_mask(3))
+    for array, copy in zip((q, k, v), copies):
+        assert np.array_equal(array, copy)

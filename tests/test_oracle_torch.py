@@ -1,0 +1,107 @@
+"""Oracle: qkv agrees with torch.nn.functional.scaled_dot_product_attention on random shapes and masks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from qkv import causal_mask, scaled_dot_product_attention  # noqa: E402
+
+TOLERANCE = 1e-6
+N_CASES = 100
+# Largest |qkv − torch| seen per dtype, reported when the module finishes.
+LARGEST_ERROR: dict[str, float] = {"float32": 0.0, "float64": 0.0}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def report_largest_error(request: pytest.FixtureRequest):
+    yield
+    line = "largest |qkv - torch| error: " + ", ".join(f"{dtype} {error:.3g}" for dtype, error in LARGEST_ERROR.items())
+    # Teardown output is captured like test output; lift the capture so `-q` runs show the line too.
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    reporter = request.config.pluginmanager.get_plugin("terminalreporter")
+    if capture is None or reporter is None:
+        print(line)
+        return
+    with capture.global_and_fixture_disabled():
+        reporter.write_line("")
+        reporter.write_line(line)
+
+
+def assert_close(ours: np.ndarray, theirs, dtype: str) -> None:
+    """Assert max abs error <= TOLERANCE, and remember the largest error seen."""
+    assert ours.shape == tuple(theirs.shape)
+    error = float(np.max(np.abs(ours.astype(np.float64) - theirs.double().numpy())))
+    LARGEST_ERROR[dtype] = max(LARGEST_ERROR[dtype], error)
+    assert error <= TOLERANCE, f"max abs error {error:.3g} > {TOLERANCE}"
+
+
+def random_case(seed: int, dtype: str) -> dict:
+    """Random batch/head dims (some broadcast), n_q ≠ n_k, d_v ≠ d_k, and a random kind of mask."""
+    rng = np.random.default_rng(seed)
+    batch = tuple(int(n) for n in rng.integers(1, 4, size=rng.integers(0, 3)))
+    n_q, n_k = (int(n) for n in rng.integers(1, 12, size=2))
+    d_k, d_v = (int(n) for n in rng.integers(1, 33, size=2))
+    kind = ("none", "random", "causal", "scale")[seed % 4]
+    if kind == "causal":
+        n_k = n_q
+    # A leading dim of size 1 in k/v must broadcast against q's.
+    kv_batch = tuple(1 if rng.random() < 0.3 else n for n in batch)
+    case = {
+        "q": rng.normal(size=batch + (n_q, d_k)).astype(dtype),
+        "k": rng.normal(size=kv_batch + (n_k, d_k)).astype(dtype),
+        "v": rng.normal(size=kv_batch + (n_k, d_v)).astype(dtype),
+        "mask": None,
+        "scale": None,
+    }
+    if kind == "random":
+        mask = rng.random(batch + (n_q, n_k)) < 0.6
+        mask[..., rng.integers(n_k)] = True  # no query row may be fully masked
+        case["mask"] = mask
+    elif kind == "causal":
+        case["mask"] = causal_mask(n_q)
+    elif kind == "scale":
+        # Explicit scales around 1/√d_k keep the logits O(1). Much larger logits amplify float32
+        # rounding through exp(): both qkv and torch then drift ~1e-6 from the float64 answer.
+        case["scale"] = float(rng.uniform(0.05, 2.0) / np.sqrt(d_k))
+    return case
+
+
+def torch_attention(case: dict) -> tuple:
+    """torch's fused attention, plus its weights computed as softmax(QKᵀ·scale masked)."""
+    shape = np.broadcast_shapes(case["q"].shape[:-2], case["k"].shape[:-2])
+    q, k, v = (
+        torch.from_numpy(np.array(np.broadcast_to(case[name], shape + case[name].shape[-2:])))
+        for name in ("q", "k", "v")
+    )
+    mask = None if case["mask"] is None else torch.from_numpy(np.array(case["mask"]))
+    output = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=case["scale"])
+    scale = case["scale"] if case["scale"] is not None else 1.0 / np.sqrt(q.shape[-1])
+    scores = q @ k.transpose(-2, -1) * scale
+    if mask is not None:
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return output, torch.softmax(scores, dim=-1)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", range(N_CASES))
+def test_matches_torch(seed: int, dtype: str) -> None:
+    case = random_case(seed, dtype)
+    output, weights = scaled_dot_product_attention(**case)
+    assert output.dtype == dtype and weights.dtype == dtype
+    torch_output, torch_weights = torch_attention(case)
+    assert_close(output, torch_output, dtype)
+    assert_close(weights, torch_weights, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_causal_mask_matches_torch_is_causal(dtype: str) -> None:
+    rng = np.random.default_rng(99)
+    q, k, v = (rng.normal(size=(2, 4, 9, 16)).astype(dtype) for _ in range(3))
+    output, _ = scaled_dot_product_attention(q, k, v, mask=causal_mask(9))
+    expected = torch.nn.functional.scaled_dot_product_attention(
+        *(torch.from_numpy(a) for a in (q, k, v)), is_causal=True
+    )
+    assert_close(output, expected, dtype)
