@@ -1,0 +1,31 @@
+"""Shared fixtures: the repository's paths and one strict build of the site per test session."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+LANGUAGES = ("zh", "en")
+
+
+def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess[str]:
+    """Run ``mkdocs build --strict`` into ``site_dir``; return the finished process."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site_dir)]
+    return subprocess.run(command, cwd=config.parent, env=env, capture_output=True, text=True, timeout=900)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once with ``--strict``; the test session fails here if the build does."""
+    site_dir = tmp_path_factory.mktemp("site")
+    result = build_site(site_dir)
+    if result.returncode != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}", pytrace=False)
+    return site_dir

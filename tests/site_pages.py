@@ -1,0 +1,39 @@
+"""The pages of the site as the nav lists them, and where each one lands in the built site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config import load_config
+
+from conftest import ROOT
+
+CONFIG = ROOT / "mkdocs.yml"
+
+
+def nav_sources() -> list[str]:
+    """Every page of the nav, as its path inside a language folder (``worked-example.md``)."""
+    config = load_config(str(CONFIG))
+
+    def walk(items: list) -> list[str]:
+        pages: list[str] = []
+        for item in items:
+            value = next(iter(item.values())) if isinstance(item, dict) else item
+            pages.extend(walk(value) if isinstance(value, list) else [value])
+        return pages
+
+    return walk(config["nav"])
+
+
+def built_path(site: Path, source: str, lang: str) -> Path:
+    """Where the page ``source`` of language ``lang`` is written in the built ``site``."""
+    stem = source.rsplit(".", 1)[0]
+    folder = site if lang == "zh" else site / lang
+    return folder / "index.html" if stem == "index" else folder / stem / "index.html"
+
+
+def page_url(source: str, lang: str) -> str:
+    """The site-relative URL of a page (``/en/worked-example/``)."""
+    stem = source.rsplit(".", 1)[0]
+    prefix = "/" if lang == "zh" else f"/{lang}/"
+    return prefix if stem == "index" else f"{prefix}{stem}/"

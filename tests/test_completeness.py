@@ -1,0 +1,107 @@
+"""The Chinese pages carry the whole article: its headings, its display formulas and its sentences."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import ROOT
+from site_pages import built_path, nav_sources
+
+SHARED_SEED = ROOT.parent / "shared" / "seed" / "000_f652232f3c03d44b.txt"
+KEPT_COPY = ROOT / "tests" / "data" / "article.zh.txt"
+
+# The article is plain text; these are its headings, in its order (each is checked to be a line of it).
+HEADINGS = [
+    "Transformer 原理（二）：Self-Attention 深度拆解 —— Q K V 的前世今生",
+    "为什么需要 Self-Attention？",
+    "Q、K、V 的直觉理解",
+    "搜索引擎类比",
+    "关键洞察：Q、K、V 来自同一个输入",
+    "逐步计算：一个完整的例子",
+    "输入",
+    "第一步：生成 Q、K、V",
+    "第二步：计算注意力分数（Q · K^T）",
+    "第三步：缩放（除以 $\\sqrt{d_k}$）",
+    "第四步：Softmax 归一化",
+    "第五步：加权求和（乘以 V）",
+    "总结：Self-Attention 的五步计算流程",
+    "📌 深入理解：为什么要分三个矩阵 Q、K、V？",
+    "维度一：数据库检索类比（功能分工）",
+    "维度二：语义不对称性（中文例子）",
+    "维度三：子空间投影（信息论视角）",
+    "📌 深入理解：缩放因子为什么是 $\\sqrt{d_k}$？",
+    "问题设定",
+    "推导点积的方差",
+    "结论",
+    "三种缩放策略的对比",
+    "📌 深入理解：Attention 权重矩阵是对称的吗？",
+    "📌 深入理解：Self-Attention vs Cross-Attention",
+    "翻译场景：英→中",
+    "对比表",
+    "为什么需要 Cross-Attention？",
+    "📌 深入理解：Attention 的复杂度与瓶颈",
+    "复杂度分析",
+    "优化方案预览",
+    "小结",
+]
+
+# Sentences the site deliberately words differently, each for a reason given on the page itself.
+CORRECTED = {
+    "同样的方式计算K和V用不同的WKWV矩阵这里省略具体数字": "the page gives W_K and W_V in full",
+    "假设最终得到": "the page shows K and V computed from W_K and W_V",
+    "用第一行11505走一遍": "the walk-through is generated, with its own lead-in",
+    "当上下文长度从512增长到128K注意力矩阵的显存从05MB暴增到31GB这就是长上下文的核心挑战": "binary units (editor's note)",
+}
+
+
+def article_text() -> str:
+    text = KEPT_COPY.read_text(encoding="utf-8")
+    if SHARED_SEED.exists():
+        assert SHARED_SEED.read_text(encoding="utf-8") == text, "tests/data/article.zh.txt is out of date with the article"
+    return text
+
+
+def squeeze(text: str) -> str:
+    """Only letters, digits and CJK: quotes, spaces, punctuation and TeX delimiters vary legitimately."""
+    return re.sub(r"[^0-9A-Za-z\u4e00-\u9fff]", "", text)
+
+
+@pytest.fixture(scope="module")
+def zh_pages(site: Path) -> list[BeautifulSoup]:
+    return [
+        BeautifulSoup(built_path(site, source, "zh").read_text(encoding="utf-8"), "html.parser").select_one("article")
+        for source in nav_sources()
+    ]
+
+
+def test_the_heading_list_is_the_article_s() -> None:
+    lines = {line.strip() for line in article_text().splitlines()}
+    missing = [heading for heading in HEADINGS if heading not in lines]
+    assert not missing, f"not headings of the article: {missing}"
+
+
+def test_every_heading_of_the_article_is_a_heading_on_the_chinese_pages(zh_pages: list[BeautifulSoup]) -> None:
+    on_site = {squeeze(h.get_text()) for page in zh_pages for h in page.find_all(re.compile("^h[1-6]$"))}
+    missing = [heading for heading in HEADINGS if squeeze(heading) not in on_site]
+    assert not missing, f"article headings missing from the Chinese pages: {missing}"
+
+
+def test_every_display_formula_of_the_article_is_on_the_chinese_pages(zh_pages: list[BeautifulSoup]) -> None:
+    formulas = re.findall(r"\$\$(.+?)\$\$", article_text(), flags=re.DOTALL)
+    assert len(formulas) >= 20
+    on_site = {re.sub(r"\s+", "", html.unescape(node.get_text()))[2:-2] for page in zh_pages for node in page.select("div.arithmatex")}
+    missing = [formula for formula in formulas if re.sub(r"\s+", "", formula) not in on_site]
+    assert not missing, "display formulas of the article missing from the Chinese pages:\n" + "\n".join(missing)
+
+
+def test_every_sentence_of_the_article_is_on_the_chinese_pages(zh_pages: list[BeautifulSoup]) -> None:
+    site_text = squeeze(" ".join(page.get_text(" ") for page in zh_pages))
+    prose = re.sub(r"\$\$.+?\$\$", " ", article_text(), flags=re.DOTALL)
+    sentences = [squeeze(s) for s in re.split(r"[。！？\n：]", prose)]
+    missing = [s for s in sentences if len(s) >= 6 and s not in site_text and s not in CORRECTED]
+    assert not missing, f"{len(missing)} sentences of the article are not on the Chinese pages, e.g.:\n" + "\n".join(missing[:15])

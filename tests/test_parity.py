@@ -1,0 +1,65 @@
+"""zh/en parity: every page pair has the same skeleton, in the sources and in the built HTML."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import DOCS
+from site_pages import built_path, nav_sources
+
+MARKDOWN_PAGES = [page for page in nav_sources() if page.endswith(".md")]
+
+
+def skeleton_of_source(path: Path) -> dict[str, object]:
+    """Counts of the structural elements of a Markdown page, and its heading anchors."""
+    text = path.read_text(encoding="utf-8")
+    fences = re.findall(r"^\s*```(\S*)", text, flags=re.MULTILINE)
+    prose = re.sub(r"^\s*```.*?^\s*```", "", text, flags=re.MULTILINE | re.DOTALL)
+    return {
+        "heading anchors": re.findall(r"^#{1,6} .*\{ #([\w-]+) \}\s*$", prose, flags=re.MULTILINE),
+        "headings": len(re.findall(r"^#{1,6} ", prose, flags=re.MULTILINE)),
+        "display formulas": prose.count("$$") // 2,
+        "tables": len(re.findall(r"^\|\s*:?-{3,}", prose, flags=re.MULTILINE)),
+        "code fences": len(fences) // 2,
+        "images": prose.count("!["),
+        "admonitions": len(re.findall(r"^\s*(!!!|\?\?\?)", prose, flags=re.MULTILINE)),
+        "links": len(re.findall(r"\]\((?!http)[^)]+\)", prose)),
+    }
+
+
+def skeleton_of_html(path: Path) -> dict[str, int]:
+    """Counts of what a reader sees, generated content included."""
+    content = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").select_one("article")
+    return {
+        "headings": len(content.find_all(re.compile("^h[1-6]$"))),
+        "display formulas": len(content.select("div.arithmatex")),
+        "inline formulas": len(content.select("span.arithmatex")),
+        "tables": len(content.find_all("table")),
+        "images": len(content.find_all("img")),
+        "admonitions": len(content.select(".admonition, details")),
+        "code blocks": len(content.select("pre")),
+        "list items": len(content.find_all("li")),
+    }
+
+
+@pytest.mark.parametrize("source", MARKDOWN_PAGES)
+def test_sources_have_the_same_skeleton(source: str) -> None:
+    zh, en = skeleton_of_source(DOCS / "zh" / source), skeleton_of_source(DOCS / "en" / source)
+    different = {key: (zh[key], en[key]) for key in zh if zh[key] != en[key]}
+    assert not different, f"{source}: zh and en differ in {different}"
+
+
+@pytest.mark.parametrize("source", MARKDOWN_PAGES)
+def test_built_pages_have_the_same_skeleton(site: Path, source: str) -> None:
+    zh, en = skeleton_of_html(built_path(site, source, "zh")), skeleton_of_html(built_path(site, source, "en"))
+    different = {key: (zh[key], en[key]) for key in zh if zh[key] != en[key]}
+    assert not different, f"{source}: built zh and en pages differ in {different} (zh, en)"
+
+
+def test_every_language_folder_has_the_same_files() -> None:
+    files = {lang: sorted(p.relative_to(DOCS / lang).as_posix() for p in (DOCS / lang).rglob("*") if p.is_file() and "figures" not in p.parts) for lang in ("zh", "en")}
+    assert files["zh"] == files["en"]

@@ -1,0 +1,126 @@
+"""Checks of the built HTML that a strict build does not make: pages, math, hosts, languages, anchors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import LANGUAGES
+from site_pages import built_path, nav_sources, page_url
+
+PAGES = nav_sources()
+EXTERNAL = re.compile(r"^(https?:)?//", re.IGNORECASE)
+
+
+def soup_of(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def article(soup: BeautifulSoup) -> BeautifulSoup:
+    content = soup.select_one("article.md-content__inner")
+    assert content is not None, "page has no Material article"
+    return content
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("source", PAGES)
+def test_every_nav_page_is_built_in_both_languages(site: Path, source: str, lang: str) -> None:
+    page = built_path(site, source, lang)
+    assert page.is_file(), f"{source} ({lang}) was not built at {page}"
+    html = page.read_text(encoding="utf-8")
+    assert f'<html lang="{lang}"' in html, f"{page} does not declare lang={lang}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("source", PAGES)
+def test_no_raw_tex_outside_mathjax(site: Path, source: str, lang: str) -> None:
+    content = article(soup_of(built_path(site, source, lang)))
+    for node in content.select(".arithmatex, pre, code, script, style"):
+        node.decompose()
+    text = content.get_text(" ")
+    for marker in ("$$", "\\(", "\\[", "\\begin{", "\\frac"):
+        assert marker not in text, f"raw TeX {marker!r} outside MathJax on {source} ({lang}): …{text[max(0, text.find(marker) - 80):text.find(marker) + 80]}…"
+    inline_dollars = re.findall(r"\$[^$\s][^$]*\$", text)
+    assert not inline_dollars, f"unprocessed $…$ on {source} ({lang}): {inline_dollars[:3]}"
+
+
+def test_no_resource_from_another_host(site: Path) -> None:
+    offenders: list[str] = []
+    for page in site.rglob("*.html"):
+        soup = soup_of(page)
+        for tag, attribute in (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"), ("source", "src")):
+            for node in soup.find_all(tag):
+                value = node.get(attribute) or ""
+                if EXTERNAL.match(value):
+                    offenders.append(f"{page.relative_to(site)}: <{tag} {attribute}={value}>")
+        for style in soup.find_all(style=True):
+            offenders += [f"{page.relative_to(site)}: style url({u})" for u in re.findall(r"url\(['\"]?(https?:)?//", style["style"])]
+    for stylesheet in site.rglob("*.css"):
+        for url in re.findall(r"url\(\s*['\"]?((?:https?:)?//[^)'\"]+)", stylesheet.read_text(encoding="utf-8", errors="replace")):
+            offenders.append(f"{stylesheet.relative_to(site)}: url({url})")
+    assert not offenders, "resources from other hosts:\n" + "\n".join(offenders[:20])
+
+
+def test_mathjax_is_served_from_the_site(site: Path) -> None:
+    bundle = site / "assets" / "mathjax" / "tex-chtml.js"
+    fonts = sorted((site / "assets" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2").glob("*.woff"))
+    assert bundle.is_file() and bundle.stat().st_size > 500_000
+    assert len(fonts) >= 20, f"expected MathJax's woff-v2 fonts beside the bundle, found {len(fonts)}"
+    html = built_path(site, "worked-example.md", "en").read_text(encoding="utf-8")
+    assert "assets/mathjax/tex-chtml.js" in html
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("source", PAGES)
+def test_language_links_point_to_the_counterpart(site: Path, source: str, lang: str) -> None:
+    page = built_path(site, source, lang)
+    soup = soup_of(page)
+    own_url = page_url(source, lang)
+    links = {a["hreflang"]: a["href"] for a in soup.select("a.md-select__link[hreflang]")}
+    assert set(links) == set(LANGUAGES), f"language switcher on {own_url} lists {sorted(links)}"
+    for other, href in links.items():
+        resolved = urlparse(urljoin(f"http://site{own_url}", href)).path
+        assert resolved == page_url(source, other), f"on {own_url}, the {other} link goes to {resolved}"
+
+
+@pytest.mark.parametrize("source", PAGES)
+def test_headings_have_the_same_meaningful_anchors_in_both_languages(site: Path, source: str) -> None:
+    anchors = {}
+    for lang in LANGUAGES:
+        content = article(soup_of(built_path(site, source, lang)))
+        ids = [h["id"] for h in content.find_all(re.compile("^h[1-6]$")) if h.get("id")]
+        meaningless = [i for i in ids if re.fullmatch(r"_?\d*", i)]
+        assert not meaningless, f"{source} ({lang}) has meaningless heading anchors {meaningless}"
+        anchors[lang] = ids
+    assert anchors["zh"] == anchors["en"], f"{source}: heading anchors differ between zh and en"
+
+
+def test_internal_links_and_anchors_resolve(site: Path) -> None:
+    broken: list[str] = []
+    ids_cache: dict[Path, set[str]] = {}
+
+    def ids_of(path: Path) -> set[str]:
+        if path not in ids_cache:
+            ids_cache[path] = {node["id"] for node in soup_of(path).find_all(id=True)}
+        return ids_cache[path]
+
+    for page in site.rglob("*.html"):
+        if page.name == "404.html":
+            continue
+        for a in soup_of(page).select("article a[href]"):
+            href = a["href"]
+            if EXTERNAL.match(href) or href.startswith(("mailto:", "data:")):
+                continue
+            target_url = urlparse(urljoin(page.as_uri(), href))
+            target = Path(target_url.path)
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.exists():
+                broken.append(f"{page.relative_to(site)} → {href}")
+            elif target_url.fragment and target.suffix == ".html" and target_url.fragment not in ids_of(target):
+                broken.append(f"{page.relative_to(site)} → {href} (no such anchor)")
+    assert not broken, "broken internal links:\n" + "\n".join(broken)
