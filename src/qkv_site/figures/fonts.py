@@ -1,0 +1,145 @@
+"""The one font of every figure: Noto Sans CJK SC Regular, cut from the variable font of a pip package."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import cache
+from pathlib import Path
+
+import fontTools
+import manimgx_fonts_cjk
+import matplotlib
+from matplotlib import font_manager
+
+# A collection of five variable fonts (JP, KR, SC, TC, HK) sharing glyphs; each face's cmap picks
+# its region's glyph forms, so simplified Chinese needs face 2, not the JP face 0.
+SOURCE_FONT = Path(manimgx_fonts_cjk.__file__).parent / "NotoSansCJK-VF.otf.ttc"
+SC_FACE = 2
+WEIGHT = 400  # Regular. The variable font's default instance is Thin (100), unreadable in a figure.
+
+# matplotlib can open face 2 of the collection, but FreeType then draws its default instance
+# (Thin) and matplotlib cannot ask for another one. So fontTools pins wght = 400 once and we
+# cache the static result. A unique family name keeps a system-wide "Noto Sans CJK SC"
+# (different version, different metrics) from being picked instead: the figures must not
+# depend on the machine.
+FAMILY = "QKV Noto Sans CJK SC"
+POSTSCRIPT_NAME = "QKVNotoSansCJKsc-Regular"
+
+
+def _codepoint_ranges() -> list[tuple[int, int]]:
+    return [
+        (0x0020, 0x007E),  # ASCII
+        (0x00A0, 0x017F),  # Latin-1, Latin Extended-A
+        (0x0370, 0x03FF),  # Greek
+        (0x2000, 0x206F),  # general punctuation: “ ” ‘ ’ — … ·
+        (0x2070, 0x209F),  # super- and subscripts
+        (0x2190, 0x21FF),  # arrows
+        (0x2200, 0x22FF),  # mathematical operators: − × ÷ √ ≈ ≠
+        (0x2460, 0x24FF),  # enclosed numbers ①
+        (0x25A0, 0x25FF),  # geometric shapes
+        (0x3000, 0x303F),  # CJK punctuation: 、。「」《》
+        (0xFF00, 0xFFEF),  # full-width forms: （）：，；！？
+    ]
+
+
+def _gb2312_characters() -> set[int]:
+    # GB2312 holds the 6,763 hanzi (and symbols) of everyday simplified Chinese.
+    characters = set()
+    for high in range(0xA1, 0xF8):
+        for low in range(0xA1, 0xFF):
+            try:
+                characters.add(ord(bytes((high, low)).decode("gb2312")))
+            except UnicodeDecodeError:
+                pass
+    return characters
+
+
+def repertoire() -> frozenset[int]:
+    """The code points the static font keeps: GB2312 plus Latin, Greek, punctuation, arrows, math signs.
+
+    A label outside it fails the build with matplotlib's "Glyph … missing" (made an error
+    by `registry.render_svg`); add the block here if that ever happens.
+
+    >>> {ord(c) in repertoire() for c in "猫坐在垫子上熵（）：，、√÷→−"}
+    {True}
+    """
+    characters = _gb2312_characters()
+    for first, last in _codepoint_ranges():
+        characters.update(range(first, last + 1))
+    return frozenset(characters)
+
+
+def _cache_key() -> str:
+    h = hashlib.sha256()
+    stat = SOURCE_FONT.stat()
+    h.update(f"{SOURCE_FONT.name}:{stat.st_size}:{SC_FACE}:{WEIGHT}:{FAMILY}:{fontTools.version}".encode())
+    h.update(",".join(map(str, sorted(repertoire()))).encode())
+    return h.hexdigest()[:16]
+
+
+def _cache_dir() -> Path:
+    return Path(os.environ.get("QKV_SITE_FONT_CACHE", Path(matplotlib.get_cachedir()) / "qkv_site"))
+
+
+def _rename(font, family: str, postscript_name: str) -> None:
+    for record in font["name"].names:
+        if record.nameID in (1, 16):
+            record.string = family
+        elif record.nameID in (2, 17):
+            record.string = "Regular"
+        elif record.nameID == 4:
+            record.string = f"{family} Regular"
+        elif record.nameID == 6:
+            record.string = postscript_name
+
+
+def _build_static_font(target: Path) -> None:
+    # Slow (about 40 s): subsetting first leaves ~8,500 of 65,535 glyphs to instantiate.
+    from fontTools import subset
+    from fontTools.ttLib import TTCollection
+    from fontTools.varLib import instancer
+
+    font = TTCollection(str(SOURCE_FONT)).fonts[SC_FACE]
+    options = subset.Options()
+    options.layout_features = ["*"]  # matplotlib shapes text with HarfBuzz (raqm)
+    options.name_IDs = ["*"]
+    options.name_languages = ["*"]
+    options.notdef_outline = True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=repertoire())
+    subsetter.subset(font)
+    instancer.instantiateVariableFont(font, {"wght": WEIGHT}, inplace=True)
+    _rename(font, FAMILY, POSTSCRIPT_NAME)
+    font.recalcTimestamp = False  # same input, same bytes
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    font.save(str(partial))
+    os.replace(partial, target)  # two builds at once: each writes its own file, the last rename wins
+
+
+def static_font_path() -> Path:
+    """Where the static SC Regular font is cached (``$QKV_SITE_FONT_CACHE`` or matplotlib's cache dir)."""
+    return _cache_dir() / f"{POSTSCRIPT_NAME}-{_cache_key()}.otf"
+
+
+def static_font() -> Path:
+    """Path of the cached static SC Regular font, building it from `SOURCE_FONT` on first use."""
+    target = static_font_path()
+    if not target.exists():
+        _build_static_font(target)
+    return target
+
+
+@cache
+def register() -> str:
+    """Add the static font to matplotlib's font manager (once) and return its family name.
+
+    Raises if matplotlib would resolve the family to any other file.
+    """
+    path = static_font()
+    font_manager.fontManager.addfont(path)
+    found = font_manager.findfont(font_manager.FontProperties(family=FAMILY), fallback_to_default=False)
+    if Path(found).resolve() != path.resolve():
+        raise RuntimeError(f"font family {FAMILY!r} resolves to {found}, expected {path}")
+    return FAMILY

@@ -1,0 +1,123 @@
+"""The list of figures and `render_all`, which writes them as SVG into the docs once per change."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+import matplotlib
+from matplotlib.figure import Figure
+
+import qkv
+import qkv_site.figures
+from qkv_site.figures import (
+    asymmetry,
+    dot_variance,
+    fonts,
+    it_animal,
+    memory,
+    pipeline,
+    self_vs_cross,
+    softmax_saturation,
+    worked_weights,
+)
+from qkv_site.figures.labels import LANGUAGES
+from qkv_site.figures.style import THEMES, Theme, rc
+
+Draw = Callable[[Theme, str], Figure]
+
+# name → draw(theme, lang); the page shows docs/{lang}/figures/{name}.{scheme}.svg
+FIGURES: dict[str, Draw] = {
+    "worked_weights": worked_weights.draw,
+    "dot_variance": dot_variance.draw,
+    "softmax_saturation": softmax_saturation.draw,
+    "asymmetry": asymmetry.draw,
+    "self_vs_cross": self_vs_cross.draw,
+    "memory": memory.draw,
+    "it_animal": it_animal.draw,
+    "pipeline": pipeline.draw,
+}
+SCHEMES = tuple(THEMES)  # ("light", "dark"), Material's default and slate
+STAMP = ".stamp"
+
+# Without a metadata date or tool version, an unchanged figure gives byte-identical SVG.
+SVG_METADATA = {"Date": None, "Creator": None}
+
+
+class MissingGlyphError(RuntimeError):
+    """A label uses a character the figure font cannot draw (matplotlib would draw a box)."""
+
+
+def render_svg(draw: Draw, lang: str, scheme: str) -> bytes:
+    """Draw one figure in one language and colour scheme and return its SVG.
+
+    matplotlib only warns "Glyph … missing from font(s)" and draws an empty box; here that
+    warning raises `MissingGlyphError`, so a bad label fails the build instead of the page.
+    """
+    theme = THEMES[scheme]
+    with matplotlib.rc_context(rc(theme)), warnings.catch_warnings():
+        warnings.filterwarnings("error", message=r".*Glyph.*missing")
+        try:
+            fig = draw(theme, lang)
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="svg", metadata=SVG_METADATA, bbox_inches="tight", pad_inches=0.06)
+        except UserWarning as warning:  # only the glyph warning is turned into an error above
+            raise MissingGlyphError(f"{draw.__module__} ({lang}, {scheme}): {warning}") from warning
+    return buffer.getvalue()
+
+
+def source_digest() -> str:
+    """sha256 of everything the figures depend on: the `qkv` and figure sources, matplotlib, the font."""
+    h = hashlib.sha256()
+    for package in (qkv, qkv_site.figures):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            h.update(f"{package.__name__}/{path.relative_to(root).as_posix()}\0".encode())
+            h.update(path.read_bytes())
+    h.update(f"matplotlib {matplotlib.__version__}\0".encode())
+    h.update(f"{fonts.SOURCE_FONT.name} {fonts.SOURCE_FONT.stat().st_size}\0".encode())
+    return h.hexdigest()
+
+
+def _write_if_changed(path: Path, content: bytes) -> bool:
+    # Unchanged files are not touched, so `mkdocs serve` sees no change and does not rebuild.
+    if path.exists() and path.read_bytes() == content:
+        return False
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    partial.write_bytes(content)
+    os.replace(partial, path)  # readers see the old file or the new one, never half of one
+    return True
+
+
+def render_all(docs_dir: Path) -> list[Path]:
+    """Write every figure to ``docs_dir/{lang}/figures/{name}.{scheme}.svg``; return the files written.
+
+    A language whose ``figures/.stamp`` already holds `source_digest()` is skipped, so a
+    second call (the i18n plugin builds once per language; `mkdocs serve` rebuilds on every
+    change) costs one hash and writes nothing. SVGs with the same bytes as before are not
+    rewritten, and SVGs of figures that no longer exist are deleted. The stamp is written
+    last, so an interrupted render is redone next time.
+    """
+    digest = source_digest()
+    written: list[Path] = []
+    for lang in LANGUAGES:
+        folder = Path(docs_dir) / lang / "figures"
+        stamp = folder / STAMP
+        if stamp.exists() and stamp.read_text(encoding="utf-8") == digest:
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        expected = set()
+        for name, draw in FIGURES.items():
+            for scheme in SCHEMES:
+                path = folder / f"{name}.{scheme}.svg"
+                expected.add(path)
+                if _write_if_changed(path, render_svg(draw, lang, scheme)):
+                    written.append(path)
+        for stale in set(folder.glob("*.svg")) - expected:
+            stale.unlink()
+        _write_if_changed(stamp, digest.encode())
+    return written

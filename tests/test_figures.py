@@ -1,0 +1,108 @@
+"""The build-time figures: every file is there, valid, stable, cached, and drawn with real CJK glyphs."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from fontTools.pens.recordingPen import RecordingPen
+from fontTools.ttLib import TTCollection, TTFont
+from matplotlib.figure import Figure
+
+from qkv_site.figures import fonts
+from qkv_site.figures.labels import LABELS, LANGUAGES
+from qkv_site.figures.registry import FIGURES, SCHEMES, STAMP, MissingGlyphError, render_all, render_svg
+from qkv_site.figures.style import Theme
+
+EXPECTED = [(lang, name, scheme) for lang in LANGUAGES for name in FIGURES for scheme in SCHEMES]
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    """A docs folder with every figure rendered once, and the list render_all returned."""
+    docs = tmp_path_factory.mktemp("docs")
+    return docs, render_all(docs)
+
+
+def figure_path(docs: Path, lang: str, name: str, scheme: str) -> Path:
+    return docs / lang / "figures" / f"{name}.{scheme}.svg"
+
+
+def test_every_figure_is_written_in_both_languages_and_schemes(rendered):
+    docs, written = rendered
+    expected = {figure_path(docs, *key) for key in EXPECTED}
+    assert set(written) == expected
+    assert set(docs.rglob("*.svg")) == expected
+
+
+@pytest.mark.parametrize(("lang", "name", "scheme"), EXPECTED)
+def test_figure_is_valid_svg_without_a_date(rendered, lang, name, scheme):
+    content = figure_path(rendered[0], lang, name, scheme).read_bytes()
+    root = ET.fromstring(content)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert b"dc:date" not in content and b"dc:creator" not in content
+    assert f"{fonts.POSTSCRIPT_NAME}-".encode() in content  # text drawn as glyphs of the figure font
+    assert len(content) < 150_000
+
+
+def test_second_call_is_cached_and_writes_nothing(rendered):
+    docs, _ = rendered
+    before = {path: path.stat().st_mtime_ns for path in docs.rglob("*.svg")}
+    assert render_all(docs) == []
+    assert {path: path.stat().st_mtime_ns for path in docs.rglob("*.svg")} == before
+
+
+def test_rendering_again_gives_identical_bytes_and_drops_stale_files(rendered):
+    docs, _ = rendered
+    before = {path: path.read_bytes() for path in docs.rglob("*.svg")}
+    stale = docs / "zh" / "figures" / "removed_figure.light.svg"
+    stale.write_text("<svg/>")
+    for lang in LANGUAGES:
+        (docs / lang / "figures" / STAMP).unlink()  # forces a full render
+    assert render_all(docs) == []  # every file came out byte-identical, so none was rewritten
+    assert not stale.exists()
+    assert {path: path.read_bytes() for path in docs.rglob("*.svg")} == before
+    assert all((docs / lang / "figures" / STAMP).exists() for lang in LANGUAGES)
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_languages_and_schemes_give_different_pictures(rendered, name):
+    docs, _ = rendered
+    light = {lang: figure_path(docs, lang, name, "light").read_bytes() for lang in LANGUAGES}
+    assert light["zh"] != light["en"]
+    assert figure_path(docs, "zh", name, "dark").read_bytes() != light["zh"]
+
+
+def test_a_missing_glyph_fails_the_render():
+    def draw(theme: Theme, lang: str) -> Figure:
+        fig = Figure()
+        fig.text(0.5, 0.5, "Q \ue000")  # a private-use code point: no font has it
+        return fig
+
+    with pytest.raises(MissingGlyphError, match="missing"):
+        render_svg(draw, "zh", "light")
+
+
+def _outline(font: TTFont, character: str) -> list[str]:
+    pen = RecordingPen()
+    font.getGlyphSet()[font.getBestCmap()[ord(character)]].draw(pen)
+    return [operator for operator, _ in pen.value]
+
+
+def test_figure_font_has_the_simplified_chinese_glyph_forms():
+    # 门 and 骨 are drawn differently in Japanese and in simplified Chinese; pinning the weight
+    # moves points but keeps each glyph's outline structure, so it tells the faces apart.
+    source = TTCollection(str(fonts.SOURCE_FONT), lazy=True)
+    japanese, simplified = source.fonts[0], source.fonts[fonts.SC_FACE]
+    figure_font = TTFont(str(fonts.static_font()), lazy=True)
+    for character in "门骨":
+        assert _outline(figure_font, character) == _outline(simplified, character)
+        assert _outline(figure_font, character) != _outline(japanese, character)
+
+
+def test_every_label_exists_in_both_languages():
+    for figure, entries in LABELS.items():
+        for key, translations in entries.items():
+            assert set(translations) == set(LANGUAGES), (figure, key)
+            assert all(translations.values()), (figure, key)
