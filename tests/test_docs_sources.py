@@ -77,7 +77,7 @@ def test_a_failing_build_time_snippet_fails_the_build(tmp_path: Path) -> None:
     docs.mkdir()
     (docs / "index.md").write_text('# Broken\n\n```python exec="on"\nraise ValueError("this snippet is broken")\n```\n', encoding="utf-8")
     config = tmp_path / "mkdocs.yml"
-    config.write_text("site_name: broken\nplugins:\n  - markdown-exec\n", encoding="utf-8")
+    config.write_text("site_name: broken\nplugins:\n  - markdown-exec\nmarkdown_extensions:\n  - pymdownx.superfences\n", encoding="utf-8")
     result = build_site(tmp_path / "site", config=config)
     assert result.returncode != 0
     assert "this snippet is broken" in result.stderr + result.stdout

@@ -39,7 +39,9 @@ def test_every_nav_page_is_built_in_both_languages(site: Path, source: str, lang
 @pytest.mark.parametrize("source", PAGES)
 def test_no_raw_tex_outside_mathjax(site: Path, source: str, lang: str) -> None:
     content = article(soup_of(built_path(site, source, lang)))
-    for node in content.select(".arithmatex, pre, code, script, style"):
+    # MathJax typesets .arithmatex (the pages) and Jupyter's rendered markdown (the notebooks, whose
+    # math keeps its $…$); tests/test_browser.py checks in a browser that it really does.
+    for node in content.select(".arithmatex, .jp-RenderedMarkdown, pre, code, script, style"):
         node.decompose()
     text = content.get_text(" ")
     for marker in ("$$", "\\(", "\\[", "\\begin{", "\\frac"):
