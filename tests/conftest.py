@@ -12,11 +12,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 LANGUAGES = ("zh", "en")
+# The tests build the site for a sub-path, as GitHub Pages serves a project site (/<repo>/).
+SITE_URL = "http://127.0.0.1:8000/qkv-site/"
 
 
 def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess[str]:
     """Run ``mkdocs build --strict`` into ``site_dir``; return the finished process."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site_dir)]
     return subprocess.run(command, cwd=config.parent, env=env, capture_output=True, text=True, timeout=900)
 
