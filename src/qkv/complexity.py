@@ -50,7 +50,14 @@ def attention_matrix_elements(n: int, heads: int = 1, layers: int = 1) -> int:
     return n * n * check_positive_int(heads, "heads") * check_positive_int(layers, "layers")
 
 
-def _itemsize(dtype: Any) -> int:
+def bytes_per_element(dtype: Any) -> int:
+    """Bytes per element of `dtype`: a numpy dtype or a name, with "fp16", "half", "bf16", "fp32" accepted.
+
+    Shared by every memory count of qkv (`attention_matrix_bytes`, `qkv.kv_cache.kv_cache_bytes`).
+
+    >>> bytes_per_element("float16"), bytes_per_element("bf16"), bytes_per_element("fp32"), bytes_per_element("float64")
+    (2, 2, 4, 8)
+    """
     name = _DTYPE_ALIASES.get(dtype, dtype) if isinstance(dtype, str) else dtype
     try:
         numpy_dtype = np.dtype(name) if name is not None else None  # np.dtype(None) would be float64
@@ -69,7 +76,7 @@ def attention_matrix_bytes(n: int, dtype: Any = "float16", heads: int = 1, layer
     >>> attention_matrix_bytes(4096, "fp32", heads=32)
     2147483648
     """
-    return attention_matrix_elements(n, heads, layers) * _itemsize(dtype)
+    return attention_matrix_elements(n, heads, layers) * bytes_per_element(dtype)
 
 
 def _three_digits(value: float) -> str:

@@ -1,0 +1,261 @@
+"""qkv.tiled: tiled attention equals the ordinary one for every block size, without its n×n memory."""
+
+from __future__ import annotations
+
+import re
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qkv import causal_mask, online_softmax_steps, scaled_dot_product_attention, softmax, tiled_attention
+from qkv.examples import worked_example
+
+# (batch shape, n_q, n_k, d_k, d_v): square and not, tiny and a few hundred, with and without batch dims.
+SHAPES = [
+    ((), 1, 1, 1, 1),
+    ((), 2, 2, 3, 3),
+    ((), 7, 7, 5, 3),
+    ((), 33, 33, 8, 8),
+    ((), 100, 100, 16, 4),
+    ((), 257, 257, 32, 32),
+    ((), 5, 19, 4, 6),
+    ((), 64, 13, 8, 8),
+    ((3,), 31, 31, 8, 5),
+    ((2, 4), 17, 17, 4, 4),
+]
+# Dividing and not dividing n, 1 (one key at a time), and larger than n.
+BLOCK_SIZES = [1, 2, 3, 7, 16, 32, 64, 100, 128, 1000]
+
+
+def inputs(batch: tuple[int, ...], n_q: int, n_k: int, d_k: int, d_v: int, seed: int = 0, dtype=np.float64):
+    rng = np.random.default_rng(seed)
+    q = rng.normal(size=(*batch, n_q, d_k)).astype(dtype)
+    k = rng.normal(size=(*batch, n_k, d_k)).astype(dtype)
+    v = rng.normal(size=(*batch, n_k, d_v)).astype(dtype)
+    return q, k, v
+
+
+@pytest.mark.parametrize("block_size", BLOCK_SIZES)
+@pytest.mark.parametrize("shape", SHAPES, ids=str)
+def test_equals_scaled_dot_product_attention_in_float64(shape, block_size: int) -> None:
+    q, k, v = inputs(*shape, seed=block_size)
+    expected, _ = scaled_dot_product_attention(q, k, v)
+    output = tiled_attention(q, k, v, block_size=block_size)
+    assert output.shape == expected.shape and output.dtype == np.float64
+    np.testing.assert_allclose(output, expected, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("block_size", BLOCK_SIZES)
+@pytest.mark.parametrize("shape", [s for s in SHAPES if s[1] == s[2]], ids=str)
+def test_causal_equals_the_masked_attention_in_float64(shape, block_size: int) -> None:
+    q, k, v = inputs(*shape, seed=block_size + 1)
+    expected, _ = scaled_dot_product_attention(q, k, v, mask=causal_mask(shape[1]))
+    np.testing.assert_allclose(tiled_attention(q, k, v, block_size=block_size, causal=True), expected, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_random_shapes_and_block_sizes(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n, d_k, d_v = (int(x) for x in rng.integers(1, 90, size=3))
+    batch = tuple(int(x) for x in rng.integers(1, 4, size=int(rng.integers(0, 3))))
+    block_size = int(rng.integers(1, n + 10))
+    q, k, v = inputs(batch, n, n, d_k, d_v, seed=seed)
+    for causal in (False, True):
+        mask = causal_mask(n) if causal else None
+        expected, _ = scaled_dot_product_attention(q, k, v, mask=mask)
+        np.testing.assert_allclose(tiled_attention(q, k, v, block_size, causal=causal), expected, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_float32_stays_float32_and_is_close(causal: bool) -> None:
+    q, k, v = inputs((2,), 300, 300, 64, 64, dtype=np.float32)
+    expected, _ = scaled_dot_product_attention(q, k, v, mask=causal_mask(300) if causal else None)
+    output = tiled_attention(q, k, v, block_size=48, causal=causal)
+    assert output.dtype == np.float32
+    np.testing.assert_allclose(output, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_float16_is_accumulated_in_float32_and_returned_in_float16() -> None:
+    q, k, v = inputs((), 50, 50, 16, 8, dtype=np.float16)
+    output = tiled_attention(q, k, v, block_size=8)
+    assert output.dtype == np.float16
+    expected, _ = scaled_dot_product_attention(q.astype(np.float64), k.astype(np.float64), v.astype(np.float64))
+    np.testing.assert_allclose(output, expected, rtol=0, atol=2e-3)
+
+
+def test_batch_dims_broadcast_like_the_rest_of_qkv() -> None:
+    rng = np.random.default_rng(3)
+    q = rng.normal(size=(2, 1, 9, 4))  # heads broadcast against keys of shape (1, 3, …)
+    k = rng.normal(size=(1, 3, 11, 4))
+    v = rng.normal(size=(11, 5))
+    expected, _ = scaled_dot_product_attention(q, k, v)
+    output = tiled_attention(q, k, v, block_size=4)
+    assert output.shape == (2, 3, 9, 5)
+    np.testing.assert_allclose(output, expected, rtol=0, atol=1e-10)
+
+
+def test_custom_scale_and_lists() -> None:
+    example = worked_example()
+    expected, _ = scaled_dot_product_attention(example.q, example.k, example.v, scale=0.25)
+    output = tiled_attention(example.q.tolist(), example.k.tolist(), example.v.tolist(), block_size=1, scale=0.25)
+    np.testing.assert_allclose(output, expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(tiled_attention(example.q, example.k, example.v, block_size=1), example.output, atol=1e-12)
+
+
+def test_large_scores_do_not_overflow() -> None:
+    # exp(±1e3) would overflow; the running max keeps every exponent <= 0.
+    q = np.array([[30.0, 0.0], [0.0, -30.0]])
+    k = np.array([[40.0, 0.0], [-40.0, 10.0], [0.0, 40.0]])
+    v = np.eye(3)
+    expected, _ = scaled_dot_product_attention(q, k, v)
+    np.testing.assert_allclose(tiled_attention(q, k, v, block_size=1), expected, rtol=0, atol=1e-12)
+
+
+# ---- errors: the same words as the rest of qkv ----------------------------------------------------
+
+
+@pytest.mark.parametrize("block_size", [0, -3])
+def test_block_size_must_be_positive(block_size: int) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"block_size must be a positive int, got {block_size}")):
+        tiled_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), block_size=block_size)
+
+
+@pytest.mark.parametrize("block_size", [2.0, True])
+def test_block_size_must_be_an_int(block_size: object) -> None:
+    with pytest.raises(ValueError, match="block_size must be a positive int"):
+        tiled_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), block_size=block_size)
+
+
+def test_block_size_of_the_wrong_type() -> None:
+    with pytest.raises(TypeError, match="block_size must be a positive int, got '4'"):
+        tiled_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), block_size="4")
+
+
+def test_shape_errors_match_scaled_dot_product_attention() -> None:
+    cases = [
+        ({"k": np.ones((2, 4))}, "q has d_k=3 but k has d_k=4"),
+        ({"v": np.ones((3, 5))}, "k has n_k=2 keys but v has 3 values"),
+        ({"q": np.ones(3)}, "q must have at least 2 dimensions"),
+        ({"q": np.ones((2, 2, 3)), "k": np.ones((3, 2, 3)), "v": np.ones((3, 2, 3))}, "the leading (batch) dimensions do not broadcast"),
+        ({"q": np.ones((0, 3))}, "q has an empty dimension"),
+        ({"k": np.array([[1.0, np.nan, 0.0], [0.0, 0.0, 0.0]])}, "k contains NaN or inf"),
+        ({"v": [["a", "b", "c"]] * 2}, "v must hold real numbers"),
+    ]
+    for overrides, message in cases:
+        arguments = {"q": np.ones((2, 3)), "k": np.ones((2, 3)), "v": np.ones((2, 3)), **overrides}
+        errors = []
+        for attend in (lambda: scaled_dot_product_attention(**arguments), lambda: tiled_attention(**arguments, block_size=1)):
+            with pytest.raises((ValueError, TypeError), match=re.escape(message)) as info:
+                attend()
+            errors.append((type(info.value), str(info.value)))
+        assert errors[0] == errors[1], overrides
+
+
+def test_causal_needs_a_square_problem() -> None:
+    with pytest.raises(ValueError, match=re.escape("causal=True needs as many queries as keys (query i sees keys 0..i), got n_q=2 and n_k=3")):
+        tiled_attention(np.ones((2, 3)), np.ones((3, 3)), np.ones((3, 3)), causal=True)
+
+
+def test_causal_must_be_a_bool() -> None:
+    with pytest.raises(TypeError, match="causal must be True or False, got 'yes'"):
+        tiled_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), causal="yes")
+
+
+@pytest.mark.parametrize("scale", [0.0, -1.0, float("inf")])
+def test_bad_scale(scale: float) -> None:
+    with pytest.raises(ValueError, match="scale must be finite and > 0"):
+        tiled_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), scale=scale)
+
+
+def test_overflowing_scores_fail_loudly() -> None:
+    big = np.full((2, 2), 1e200)
+    with pytest.raises(ValueError, match=re.escape("q·kᵀ·scale overflowed to inf/NaN in float64")):
+        tiled_attention(big, big, np.ones((2, 2)))
+
+
+# ---- the online softmax, step by step -----------------------------------------------------------
+
+
+def test_online_softmax_steps_on_the_worked_example() -> None:
+    example = worked_example()
+    steps = online_softmax_steps(example.scaled_scores, block_size=1, v=example.v)
+    assert [list(step.keys) for step in steps] == [[0], [1]]
+    first, second = steps
+    s = example.scaled_scores
+    np.testing.assert_allclose(first.running_max, s[:, 0])
+    np.testing.assert_allclose(first.running_sum, [1.0, 1.0])
+    np.testing.assert_allclose(first.correction, [0.0, 0.0])  # nothing to rescale yet
+    np.testing.assert_allclose(second.running_max, s.max(axis=1))
+    # Row 0's max stays (correction 1); row 1's grows from s[1, 0] to s[1, 1].
+    np.testing.assert_allclose(second.correction, [1.0, np.exp(s[1, 0] - s[1, 1])])
+    np.testing.assert_allclose(second.running_sum, np.exp(s - s.max(axis=1, keepdims=True)).sum(axis=1))
+    np.testing.assert_allclose(second.weights, example.weights, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(second.output, example.output, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(first.output, example.v[[0, 0]])  # one key seen: all weight on it
+
+
+@pytest.mark.parametrize("block_size", [1, 2, 3, 5, 8, 50])
+def test_online_softmax_ends_at_the_softmax(block_size: int) -> None:
+    rng = np.random.default_rng(block_size)
+    scores, v = rng.normal(scale=5, size=(6, 17)), rng.normal(size=(17, 3))
+    steps = online_softmax_steps(scores, block_size, v)
+    assert len(steps) == -(-17 // block_size)
+    assert steps[-1].weights.shape == scores.shape
+    np.testing.assert_allclose(steps[-1].weights, softmax(scores), rtol=0, atol=1e-14)
+    np.testing.assert_allclose(steps[-1].output, softmax(scores) @ v, rtol=0, atol=1e-13)
+    for step in steps:  # the running max never decreases and every partial softmax sums to 1
+        np.testing.assert_allclose(step.weights.sum(axis=1), 1.0)
+    assert all((later.running_max >= earlier.running_max).all() for earlier, later in zip(steps, steps[1:]))
+    assert online_softmax_steps(scores, block_size)[-1].output is None
+
+
+def test_online_softmax_steps_errors() -> None:
+    with pytest.raises(ValueError, match=re.escape("scores must be a 2-D matrix (n_q, n_k), got shape (3,)")):
+        online_softmax_steps(np.ones(3), 1)
+    with pytest.raises(ValueError, match="block_size must be a positive int, got 0"):
+        online_softmax_steps(np.ones((2, 2)), 0)
+    with pytest.raises(ValueError, match=re.escape("scores has n_k=2 keys but v has 3 values")):
+        online_softmax_steps(np.ones((2, 2)), 1, v=np.ones((3, 2)))
+    with pytest.raises(ValueError, match="scores contains NaN or inf"):
+        online_softmax_steps([[0.0, np.inf]], 1)
+
+
+# ---- property and memory --------------------------------------------------------------------------
+
+
+@settings(max_examples=100, deadline=None, database=None)
+@given(
+    n=st.integers(1, 40),
+    d=st.integers(1, 6),
+    block_size=st.integers(1, 50),
+    causal=st.booleans(),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_property_any_block_size_gives_the_same_output(n: int, d: int, block_size: int, causal: bool, seed: int) -> None:
+    q, k, v = inputs((), n, n, d, d, seed=seed)
+    q *= 4  # sharper softmax rows: the running max changes often
+    expected, _ = scaled_dot_product_attention(q, k, v, mask=causal_mask(n) if causal else None)
+    np.testing.assert_allclose(tiled_attention(q, k, v, block_size, causal=causal), expected, rtol=0, atol=1e-10)
+
+
+def _peak_bytes(function) -> int:
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_peak_memory_is_a_small_fraction_of_the_naive_one() -> None:
+    n, d = 2048, 64
+    q, k, v = inputs((), n, n, d, d, dtype=np.float32)
+    naive = _peak_bytes(lambda: scaled_dot_product_attention(q, k, v))
+    tiled = _peak_bytes(lambda: tiled_attention(q, k, v, block_size=128))
+    # naive holds several n×n float32 arrays (16 MiB each); tiled a few 128×128 tiles and the n×d output.
+    assert naive >= 2 * n * n * 4
+    assert tiled < 0.05 * naive, (tiled, naive)
+    assert tiled < 4 * n * d * 4
