@@ -81,6 +81,35 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "step4": {"zh": "第四步\nSoftmax", "en": "Step 4\nSoftmax"},
         "step5": {"zh": "第五步\n加权求和", "en": "Step 5\nWeighted sum"},
     },
+    "tiled_memory": {
+        "title": {"zh": "实测：一次注意力计算的峰值内存（$d = {d}$，float32）", "en": "Measured: peak memory of one attention call ($d = {d}$, float32)"},
+        "x": {"zh": "序列长度 $n$", "en": "Sequence length $n$"},
+        "y": {"zh": "峰值内存（tracemalloc）", "en": "Peak memory (tracemalloc)"},
+        "naive": {"zh": "普通注意力（存下 $n \\times n$ 矩阵）", "en": "Ordinary attention (keeps $n \\times n$)"},
+        "tiled": {"zh": "分块注意力（块大小 {block}）", "en": "Tiled attention (blocks of {block})"},
+        "matrix": {"zh": "一个 $n \\times n$ 的 float32 矩阵", "en": "One $n \\times n$ float32 matrix"},
+        "ratio": {"zh": "$n$ = {n}：分块只用\n{tiled}，是 {naive} 的 {ratio}", "en": "$n$ = {n}: tiled needs\n{tiled}, {ratio} of {naive}"},
+    },
+    "attention_time": {
+        "title": {"zh": "实测：一次注意力计算的时间（$d = {d}$，float32，CPU）", "en": "Measured: time of one attention call ($d = {d}$, float32, CPU)"},
+        "x": {"zh": "序列长度 $n$", "en": "Sequence length $n$"},
+        "y": {"zh": "时间（中位数）", "en": "Time (median)"},
+        "qkv": {"zh": "qkv（numpy）", "en": "qkv (numpy)"},
+        "tiled": {"zh": "qkv 分块注意力", "en": "qkv tiled attention"},
+        "torch": {"zh": "PyTorch（CPU）", "en": "PyTorch (CPU)"},
+        "python": {"zh": "纯 Python 循环", "en": "Pure-Python loop"},
+        "slope": {"zh": "斜率 $\\propto n^2$", "en": "slope $\\propto n^2$"},
+        "note": {"zh": "{repeats} 次交替重复的中位数，{threads} 个线程", "en": "Median of {repeats} interleaved repeats, {threads} threads"},
+    },
+    "kv_cache_sizes": {
+        "title": {"zh": "KV Cache 的大小（FP16，批大小 1）", "en": "KV-cache size (FP16, batch of 1)"},
+        "x": {"zh": "{n} 个 Token 的 KV Cache", "en": "KV cache for {n} tokens"},
+        "k": {"zh": "K（键）", "en": "K (keys)"},
+        "v": {"zh": "V（值）", "en": "V (values)"},
+        "kind": {"zh": "{kind}，{kv_heads} 个 KV 头", "en": "{kind}, {kv_heads} KV heads"},
+        "kind_one": {"zh": "{kind}，1 个 KV 头", "en": "{kind}, 1 KV head"},
+        "hypothetical": {"zh": "{name}（假想）", "en": "{name} (hypothetical)"},
+    },
 }
 
 

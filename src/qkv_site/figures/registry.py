@@ -25,6 +25,7 @@ from qkv_site.figures import (
     softmax_saturation,
     worked_weights,
 )
+from qkv_site.figures import attention_time, kv_cache_sizes, results, tiled_memory
 from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.style import THEMES, Theme, rc
 
@@ -40,6 +41,9 @@ FIGURES: dict[str, Draw] = {
     "memory": memory.draw,
     "it_animal": it_animal.draw,
     "pipeline": pipeline.draw,
+    "tiled_memory": tiled_memory.draw,
+    "attention_time": attention_time.draw,
+    "kv_cache_sizes": kv_cache_sizes.draw,
 }
 SCHEMES = tuple(THEMES)  # ("light", "dark"), Material's default and slate
 STAMP = ".stamp"
@@ -71,13 +75,17 @@ def render_svg(draw: Draw, lang: str, scheme: str) -> bytes:
 
 
 def source_digest() -> str:
-    """sha256 of everything the figures depend on: the `qkv` and figure sources, matplotlib, the font."""
+    """sha256 of everything the figures depend on: the `qkv` and figure sources, benchmark results, matplotlib, the font."""
     h = hashlib.sha256()
     for package in (qkv, qkv_site.figures):
         root = Path(package.__file__).parent
         for path in sorted(root.rglob("*.py")):
             h.update(f"{package.__name__}/{path.relative_to(root).as_posix()}\0".encode())
             h.update(path.read_bytes())
+    # The measurement figures draw committed benchmark results: new results, new figures.
+    for path in results.result_files():
+        h.update(f"benchmarks/results/{path.name}\0".encode())
+        h.update(path.read_bytes())
     h.update(f"matplotlib {matplotlib.__version__}\0".encode())
     h.update(f"{fonts.SOURCE_FONT.name} {fonts.SOURCE_FONT.stat().st_size}\0".encode())
     return h.hexdigest()

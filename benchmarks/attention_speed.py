@@ -1,0 +1,201 @@
+"""Time qkv's attention against PyTorch's CPU kernel and a pure-Python loop, n = 128 … 4,096, d = 64, float32.
+
+    .venv/bin/python benchmarks/attention_speed.py            # full run, writes benchmarks/results/attention_speed.json
+    .venv/bin/python benchmarks/attention_speed.py --quick    # seconds: checks the script works, saves nothing
+
+Implementations, measured side by side in one run on the same inputs:
+
+- qkv:    qkv.scaled_dot_product_attention (numpy; it also validates the inputs and returns the weights)
+- tiled:  qkv.tiled_attention, block_size 128 (numpy, a Python loop over 128×128 tiles)
+- torch:  torch.nn.functional.scaled_dot_product_attention on CPU, on the same float32 buffers
+- python: plain Python loops, one dot product and one exp at a time (only up to n = 256: it is slow)
+
+Repeats are interleaved (every implementation once, then again, in a rotating order) so that a
+burst of load on a shared machine hits all of them alike; the median of the repeats is reported.
+PyTorch gets as many threads as numpy's OpenBLAS uses.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from _common import machine_info, median, output_path, parser, run_main, table, verdict, write_results
+
+from qkv import scaled_dot_product_attention, tiled_attention
+
+TARGET_N, TARGET_RATIO = 2048, 1.5
+FULL_NS = [128, 256, 512, 1024, 2048, 4096]
+QUICK_NS = [32, 64]
+D = 64
+PYTHON_MAX_N = 256
+MIN_SAMPLE_SECONDS = 0.05  # calls that take less are repeated within one sample
+# OpenBLAS's and PyTorch's OpenMP threads keep spinning for a while after a call; on 2 cores the
+# spinning pool of one library slows the next call of the other down. A pause lets them sleep.
+PAUSE_SECONDS = 0.2
+
+
+def python_attention(q: list[list[float]], k: list[list[float]], v: list[list[float]]) -> list[list[float]]:
+    """softmax(q·kᵀ/√d)·v with nothing but Python floats: one row of queries at a time."""
+    scale = 1.0 / math.sqrt(len(q[0]))
+    output = []
+    for q_row in q:
+        scores = [sum(a * b for a, b in zip(q_row, k_row)) * scale for k_row in k]
+        top = max(scores)
+        exps = [math.exp(s - top) for s in scores]
+        total = sum(exps)
+        weights = [e / total for e in exps]
+        output.append([sum(w * v_row[j] for w, v_row in zip(weights, v)) for j in range(len(v[0]))])
+    return output
+
+
+def implementations(q: np.ndarray, k: np.ndarray, v: np.ndarray, torch) -> dict[str, Callable[[], object]]:
+    functional = torch.nn.functional
+    tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))  # the same float32 buffers, no copy
+    lists = [x.astype(np.float64).tolist() for x in (q, k, v)]
+
+    def run_torch():
+        with torch.inference_mode():
+            return functional.scaled_dot_product_attention(tq, tk, tv)
+
+    found = {
+        "qkv": lambda: scaled_dot_product_attention(q, k, v),
+        "tiled": lambda: tiled_attention(q, k, v, block_size=128),
+        "torch": run_torch,
+    }
+    if q.shape[0] <= PYTHON_MAX_N:
+        found["python"] = lambda: python_attention(*lists)
+    return found
+
+
+def check_outputs(functions: dict[str, Callable[[], object]]) -> None:
+    reference = np.asarray(functions["qkv"]()[0], dtype=np.float64)
+    for name, function in functions.items():
+        result = function()
+        result = result[0] if name == "qkv" else result
+        np.testing.assert_allclose(np.asarray(result, dtype=np.float64), reference, rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def time_once(function: Callable[[], object], calls: int) -> float:
+    start = time.perf_counter()
+    for _ in range(calls):
+        function()
+    return (time.perf_counter() - start) / calls
+
+
+def calibrate(function: Callable[[], object], pause: float) -> int:
+    """Calls per sample: double the count until one sample, taken as in `measure`, lasts MIN_SAMPLE_SECONDS."""
+    calls = 1
+    while True:
+        time.sleep(pause)  # as before every sample: the other library's threads have gone idle
+        if time_once(function, calls) * calls >= MIN_SAMPLE_SECONDS:
+            return calls
+        calls *= 2
+
+
+def measure(n: int, repeats: int, torch, rng: np.random.Generator, pause: float) -> dict[str, dict]:
+    q, k, v = (rng.standard_normal((n, D), dtype=np.float32) for _ in range(3))
+    functions = implementations(q, k, v, torch)
+    check_outputs(functions)  # also the warm-up call of each
+    calls = {name: calibrate(f, pause) for name, f in functions.items()}
+    samples: dict[str, list[float]] = {name: [] for name in functions}
+    names = list(functions)
+    python_repeats = min(repeats, 3)
+    for repeat in range(repeats):
+        order = names[repeat % len(names):] + names[:repeat % len(names)]  # rotate who goes first
+        for name in order:
+            if name == "python" and repeat >= python_repeats:
+                continue
+            time.sleep(pause)
+            samples[name].append(time_once(functions[name], calls[name]))
+    return {
+        name: {"median_s": median(times), "min_s": min(times), "samples_s": times, "calls_per_sample": calls[name]}
+        for name, times in samples.items()
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--repeats", type=int, default=None, help="repeats per size (default 9; 1 with --quick)")
+    args = p.parse_args(argv)
+    import torch
+
+    ns = QUICK_NS if args.quick else FULL_NS
+    repeats = args.repeats or (1 if args.quick else 9)
+    machine = machine_info()
+    blas_threads = machine["numpy_blas"]["threads"] or machine["usable_cpus"] or 1
+    torch.set_num_threads(blas_threads)
+    torch_info = {
+        "version": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "interop_threads": torch.get_num_interop_threads(),
+        "cpu_capability": torch.backends.cpu.get_cpu_capability(),
+        "threads_note": f"torch.set_num_threads({blas_threads}) = the threads numpy's OpenBLAS uses",
+    }
+    print(f"attention time, d = {D}, float32, median of {repeats} interleaved repeat(s){' (--quick)' if args.quick else ''}")
+    print(f"numpy {np.__version__} ({machine['numpy_blas']['name']} {machine['numpy_blas']['version']}, "
+          f"{machine['numpy_blas']['threads']} threads, core {machine['numpy_blas']['core']}); "
+          f"torch {torch.__version__} ({torch.get_num_threads()} threads, {torch_info['cpu_capability']}); "
+          f"{machine['cpu_model']}, {machine['usable_cpus']} CPUs")
+    if machine["environment"]:
+        print(f"environment (recorded, not changed): {machine['environment']}")
+    python_cap = min(PYTHON_MAX_N, max(ns))
+    print(f"the pure-Python loop runs only for n <= {python_cap} (it takes seconds there and grows as n²)\n")
+
+    rng = np.random.default_rng(0)
+    rows, results = [], []
+    for n in ns:
+        measured = measure(n, repeats, torch, rng, pause=0.0 if args.quick else PAUSE_SECONDS)
+        for name, entry in measured.items():
+            results.append({"n": n, "implementation": name, **entry})
+        t = {name: entry["median_s"] for name, entry in measured.items()}
+        rows.append([
+            f"{n:,}",
+            *(f"{t[name] * 1e3:.3g} ms" if name in t else "—" for name in ("qkv", "tiled", "torch", "python")),
+            f"{t['qkv'] / t['torch']:.2f}×",
+            f"{t['tiled'] / t['torch']:.2f}×",
+            f"{t['python'] / t['qkv']:,.0f}×" if "python" in t else "—",
+        ])
+        print(f"  n = {n:,} done", flush=True)
+    print()
+    print(table(["n", "qkv", "tiled", "torch", "python", "qkv/torch", "tiled/torch", "python/qkv"], rows))
+
+    medians = {(r["n"], r["implementation"]): r["median_s"] for r in results}
+    target_n = TARGET_N if TARGET_N in ns else max(ns)
+    ratio = medians[(target_n, "qkv")] / medians[(target_n, "torch")]
+    met = ratio <= TARGET_RATIO
+    where = "" if target_n == TARGET_N else f" (--quick: checked at n = {target_n:,} instead)"
+    print(f"\ntarget: qkv within {TARGET_RATIO}× of PyTorch at n = {TARGET_N:,}: "
+          f"{verdict(met)} (qkv/torch = {ratio:.2f}×){where}")
+
+    write_results(output_path(args, "attention_speed"), {
+        "benchmark": "attention_speed",
+        "quick": args.quick,
+        "d": D,
+        "dtype": "float32",
+        "ns": ns,
+        "repeats": repeats,
+        "python_max_n": python_cap,
+        "statistic": "median of interleaved repeats; each sample averages calls_per_sample calls",
+        "pause_s": 0.0 if args.quick else PAUSE_SECONDS,
+        "pause_note": "sleep before every sample so the other library's spinning thread pool goes idle",
+        "implementations": {
+            "qkv": "qkv.scaled_dot_product_attention (validates inputs, returns output and weights)",
+            "tiled": "qkv.tiled_attention(block_size=128)",
+            "torch": "torch.nn.functional.scaled_dot_product_attention, CPU, inference_mode",
+            "python": "pure-Python loops over rows, dot products and exp element by element",
+        },
+        "torch": torch_info,
+        "results": results,
+        "target": {"description": f"qkv within {TARGET_RATIO}× of PyTorch at n = {TARGET_N:,}", "n": target_n,
+                   "limit": TARGET_RATIO, "ratio": ratio, "met": met},
+        "machine": machine,
+    })
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)

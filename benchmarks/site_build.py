@@ -1,0 +1,379 @@
+"""How long the site takes to build (cold and cached, by stage) and how many bytes its worked-example page costs a reader.
+
+    .venv/bin/python benchmarks/site_build.py                       # full run (a few minutes), writes benchmarks/results/site_build.json
+    .venv/bin/python benchmarks/site_build.py --quick --site-dir site   # seconds: page bytes of an already built site, one figure
+
+Full run:
+
+1. cold build: delete the figure stamps (docs/*/figures/.stamp) and mkdocs-jupyter's cache
+   (.cache/mkdocs-jupyter), then `mkdocs build --strict` into a temporary directory. The figure font
+   (made once per machine, about a minute, kept in matplotlib's cache) is not deleted: it is an
+   install step, not a build step. Figures are rendered into docs/<lang>/figures/ as in any build.
+2. cached rebuild: the same command again, with the stamps and caches the first build left.
+3. stages of the cold build, timed on their own: figures = `qkv_site.figures.registry.render_all`
+   into an empty directory, in this process; notebooks = executing docs/zh/notebook.ipynb and
+   docs/en/notebook.ipynb with nbclient; the rest (Markdown, markdown-exec blocks, theme, search
+   index, copying assets) = cold total - figures - notebooks.
+4. page bytes: every file the built worked-example page makes a browser download, read from the
+   built files: the HTML, stylesheets, scripts (and the ES modules they import), the search worker
+   with its index and lunr languages, the MathJax bundle and its woff fonts (all of them: an upper
+   bound; MathJax fetches only the fonts a page's formulas use), images and the favicon. Raw and
+   gzip -9 sizes; already compressed files (woff, png) count the same in both. When Playwright and
+   /usr/bin/chromium are available the page is also loaded in Chromium and the files it actually
+   requested are counted, which gives the MathJax fonts the page really needs.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import http.server
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from _common import ROOT, machine_info, output_path, parser, run_main, table, verdict, write_results
+
+TARGETS = {
+    "cold_build_s": (30.0, "cold full build under 30 s on a 2-core machine"),
+    "cached_build_s": (5.0, "cached rebuild under 5 s on a 2-core machine"),
+    "page_gzip_bytes": (600_000, "worked-example page under 600 KB (600,000 bytes) gzip in total"),
+}
+PAGE = "worked-example/index.html"  # the Chinese page at the site root; the English one is under en/
+NOTEBOOKS = [ROOT / "docs" / "zh" / "notebook.ipynb", ROOT / "docs" / "en" / "notebook.ipynb"]
+COMPRESSED = {".woff", ".woff2", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico"}
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+# ---- build times ----------------------------------------------------------------------------------
+
+
+def clear_caches() -> list[str]:
+    removed = []
+    for stamp in sorted((ROOT / "docs").glob("*/figures/.stamp")):
+        stamp.unlink()
+        removed.append(str(stamp.relative_to(ROOT)))
+    jupyter_cache = ROOT / ".cache" / "mkdocs-jupyter"
+    if jupyter_cache.exists():
+        shutil.rmtree(jupyter_cache)
+        removed.append(str(jupyter_cache.relative_to(ROOT)))
+    return removed
+
+
+def timed_build(site_dir: Path) -> float:
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
+    start = time.perf_counter()
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        sys.exit(f"mkdocs build failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return seconds
+
+
+def time_figures(quick: bool) -> dict:
+    from qkv_site.figures import fonts, registry
+
+    fonts.register()  # the font is an install step (cached); not part of the figures' time
+    with tempfile.TemporaryDirectory() as docs:
+        start = time.perf_counter()
+        if quick:  # one figure in one language and scheme: checks the path, not the time
+            name = next(iter(registry.FIGURES))
+            registry.render_svg(registry.FIGURES[name], "zh", "light")
+            count = 1
+        else:
+            count = len(registry.render_all(Path(docs)))
+        seconds = time.perf_counter() - start
+    return {"seconds": seconds, "svg_files": count}
+
+
+def time_notebooks() -> dict:
+    import nbformat
+    from nbclient import NotebookClient
+
+    times = {}
+    for path in NOTEBOOKS:
+        notebook = nbformat.read(path, as_version=4)
+        start = time.perf_counter()
+        NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+        times[str(path.relative_to(ROOT))] = time.perf_counter() - start
+    return {"seconds": sum(times.values()), "per_notebook_s": times}
+
+
+# ---- page bytes -----------------------------------------------------------------------------------
+
+
+class _References(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, str]] = []  # (category, url)
+        self.config: str | None = None
+        self._in_config = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {name: value or "" for name, value in attrs}
+        if tag == "link" and "stylesheet" in a.get("rel", "").split():
+            self.found.append(("css", a["href"]))
+        elif tag == "link" and "icon" in a.get("rel", "").split():
+            self.found.append(("images", a["href"]))
+        elif tag == "script" and a.get("src"):
+            self.found.append(("mathjax" if "mathjax/" in a["src"] and a["src"].endswith("tex-chtml.js") else "js", a["src"]))
+        elif tag == "img" and a.get("src"):
+            self.found.append(("images", a["src"]))
+        elif tag == "script" and a.get("id") == "__config":
+            self._in_config = True
+
+    def handle_data(self, data: str) -> None:
+        if self._in_config:
+            self.config = (self.config or "") + data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in_config = False
+
+
+def _resolve(base: Path, url: str, site: Path) -> Path | None:
+    parts = urlsplit(url)
+    if parts.scheme or parts.netloc or not parts.path:
+        return None
+    path = (site / parts.path.lstrip("/")) if parts.path.startswith("/") else (base.parent / unquote(parts.path))
+    path = path.resolve()
+    return path if path.is_file() else None
+
+
+def page_files(site: Path, page: Path, missing: list[str] | None = None) -> dict[str, set[Path]]:
+    """Every built file the page makes a browser download, by category (static reading of the files).
+
+    References to files that are not in the site are appended to `missing`.
+    """
+    site = site.resolve()
+    refs = _References()
+    refs.feed(page.read_text(encoding="utf-8"))
+    files: dict[str, set[Path]] = {"html": {page.resolve()}}
+    pending = [(category, page, url) for category, url in refs.found]
+    while pending:
+        category, base, url = pending.pop()
+        path = _resolve(base, url, site)
+        if path is None:
+            if missing is not None and not urlsplit(url).scheme and urlsplit(url).path:
+                missing.append(f"{base.relative_to(site)}: {url}")
+            continue
+        if path in files.setdefault(category, set()):
+            continue
+        files[category].add(path)
+        text = path.read_text(encoding="utf-8", errors="replace") if path.suffix in {".css", ".js"} else ""
+        if path.suffix == ".css":  # fonts and images a stylesheet points to
+            for ref in re.findall(r"url\(\s*['\"]?([^'\")]+)", text):
+                if not ref.startswith("data:"):
+                    pending.append(("fonts" if re.search(r"\.(woff2?|ttf|otf)$", ref.split("?")[0]) else "images", path, ref))
+        if path.suffix == ".js" and category == "js":  # ES modules: static and dynamic imports
+            for ref in re.findall(r"""(?:\bfrom\s*|\bimport\s*\(?\s*)["'](\.{1,2}/[^"']+)["']""", text):
+                pending.append(("js", path, ref))
+    if refs.config:  # Material's search: a worker, the index, and lunr's language support
+        config = json.loads(refs.config)
+        worker = _resolve(page, config["search"], site)
+        if worker is not None:
+            search = files.setdefault("search", set())
+            search.add(worker)
+            index = site / "search" / "search_index.json"
+            if index.is_file():
+                search.add(index)
+                languages = json.loads(index.read_text(encoding="utf-8"))["config"].get("lang", ["en"])
+                lunr = site / "assets" / "javascripts" / "lunr"
+                names = ["min/lunr.stemmer.support.min.js"] if any(lang != "en" for lang in languages) or len(languages) > 1 else []
+                for lang in languages:
+                    names += {"ja": ["tinyseg.js"], "hi": ["wordcut.js"], "th": ["wordcut.js"]}.get(lang, [])
+                    names += [f"min/lunr.{lang}.min.js"] if lang != "en" else []
+                names += ["min/lunr.multi.min.js"] if len(languages) > 1 else []
+                search.update(lunr / name for name in names if (lunr / name).is_file())
+    if files.get("mathjax"):
+        fonts = site / "assets" / "mathjax" / "output" / "chtml" / "fonts" / "woff-v2"
+        files["mathjax fonts (all woff-v2, upper bound)"] = set(fonts.glob("*.woff"))
+    return {category: paths for category, paths in files.items() if paths}
+
+
+def _sizes(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    return len(data), len(data) if path.suffix.lower() in COMPRESSED else len(gzip.compress(data, 9, mtime=0))
+
+
+def byte_report(site: Path, files: dict[str, set[Path]]) -> dict:
+    categories = {}
+    for category, paths in files.items():
+        sizes = [_sizes(p) for p in paths]
+        categories[category] = {
+            "files": len(paths),
+            "raw_bytes": sum(raw for raw, _ in sizes),
+            "gzip_bytes": sum(gz for _, gz in sizes),
+            "paths": sorted(str(p.relative_to(site.resolve())) for p in paths),
+        }
+    return {
+        "categories": categories,
+        "total_raw_bytes": sum(c["raw_bytes"] for c in categories.values()),
+        "total_gzip_bytes": sum(c["gzip_bytes"] for c in categories.values()),
+    }
+
+
+def _category(relative: str) -> str:
+    """The category of a requested file, named as in the static count."""
+    if relative.startswith("assets/mathjax/"):
+        return "mathjax fonts (requested)" if relative.endswith(".woff") else "mathjax"
+    if relative.startswith(("search/", "assets/javascripts/workers/", "assets/javascripts/lunr/")):
+        return "search"
+    suffix = relative.rsplit(".", 1)[-1].lower()
+    if suffix in {"woff", "woff2", "ttf", "otf"}:
+        return "fonts"
+    return {"css": "css", "js": "js", "html": "html"}.get(suffix, "images")
+
+
+def browser_requests(site: Path, page_path: str) -> dict | None:
+    """The site files Chromium actually requests when it opens the page (None when it cannot run here)."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        return None
+    if not CHROMIUM.is_file():
+        return None
+    site = site.resolve()
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    root = f"http://127.0.0.1:{server.server_address[1]}/"
+    requested: set[Path] = set()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                                 args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+            context = browser.new_context()
+            context.on("request", lambda request: request.url.startswith(root) and requested.add(
+                (site / unquote(urlsplit(request.url).path).lstrip("/")).resolve()))
+            page = context.new_page()
+            page.goto(root + page_path.removesuffix("index.html"), wait_until="networkidle")
+            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+            page.evaluate("() => MathJax.startup.promise")
+            page.wait_for_load_state("networkidle")
+            browser.close()
+    finally:
+        server.shutdown()
+    files = {}
+    for path in requested:
+        path = path / "index.html" if path.is_dir() else path
+        if path.is_file():
+            files.setdefault(_category(path.relative_to(site).as_posix()), set()).add(path)
+    return byte_report(site, files)
+
+
+def measure_page(site: Path) -> dict:
+    report = {}
+    for lang, prefix in (("zh", ""), ("en", "en/")):
+        page = site / prefix / PAGE
+        if not page.is_file():
+            sys.exit(f"no built page at {page}; build the site first (mkdocs build) or pass --site-dir")
+        missing: list[str] = []
+        report[lang] = byte_report(site, page_files(site, page, missing))
+        report[lang]["missing_references"] = missing
+        for reference in missing:
+            print(f"warning: the page refers to a file the site does not have: {reference}")
+    return report
+
+
+def kb(nbytes: int) -> str:
+    return f"{nbytes / 1000:,.1f} KB"
+
+
+def print_page_report(report: dict, how: str = "static count of the built files") -> None:
+    for lang, page in report.items():
+        rows = [[category, str(c["files"]), kb(c["raw_bytes"]), kb(c["gzip_bytes"])] for category, c in sorted(page["categories"].items())]
+        rows.append(["total", str(sum(c["files"] for c in page["categories"].values())), kb(page["total_raw_bytes"]), kb(page["total_gzip_bytes"])])
+        print(f"\nworked-example page ({lang}), {how} (1 KB = 1,000 bytes)")
+        print(table(["category", "files", "raw", "gzip"], rows))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = parser(__doc__.splitlines()[0])
+    p.add_argument("--site-dir", type=Path, help="with --quick: an already built site to measure (default: ./site)")
+    args = p.parse_args(argv)
+    machine = machine_info()
+    results: dict = {"benchmark": "site_build", "quick": args.quick, "machine": machine}
+
+    if args.quick:
+        site = (args.site_dir or ROOT / "site").resolve()
+        print(f"site build (--quick): page bytes of the already built {site}, one figure rendered; no build is timed")
+        figures = time_figures(quick=True)
+        print(f"figures: one SVG rendered in {figures['seconds']:.2f} s (the full render is timed without --quick)")
+        results["stages"] = {"figures": figures}
+    else:
+        from qkv_site.figures import fonts
+
+        fonts.register()  # make the font now if this machine has never built the site
+        print("site build: cold build, cached rebuild, stages, page bytes (this takes a few minutes)")
+        with tempfile.TemporaryDirectory(prefix="qkv-site-") as tmp:
+            removed = clear_caches()
+            cold = timed_build(Path(tmp) / "cold")
+            print(f"cold build: {cold:.1f} s (removed first: {', '.join(removed) or 'nothing'})", flush=True)
+            cached = timed_build(Path(tmp) / "cached")
+            print(f"cached rebuild: {cached:.1f} s", flush=True)
+            figures = time_figures(quick=False)
+            print(f"figures (render_all, cold, in-process): {figures['seconds']:.1f} s for {figures['svg_files']} SVG files", flush=True)
+            notebooks = time_notebooks()
+            print(f"notebooks (nbclient, both): {notebooks['seconds']:.1f} s", flush=True)
+            rest = cold - figures["seconds"] - notebooks["seconds"]
+            print(f"the rest (Markdown, markdown-exec, theme, search, assets) = cold - figures - notebooks: {rest:.1f} s")
+            site = Path(tmp) / "cold"
+            results["builds"] = {"cold_s": cold, "cached_s": cached, "cleared_before_cold": removed,
+                                 "kept": "the figure font in matplotlib's cache (a one-time install step)"}
+            results["stages"] = {"figures": figures, "notebooks": notebooks, "rest_s": rest}
+            results["page_bytes"] = measure_page(site)
+            results["browser"] = browser_requests(site, PAGE)
+            print_page_report(results["page_bytes"])
+            if results["browser"]:
+                print_page_report({"zh": results["browser"]}, how="files Chromium requested")
+    if args.quick:
+        results["page_bytes"] = measure_page(site)
+        print_page_report(results["page_bytes"])
+
+    print()
+    upper_bound = max(page["total_gzip_bytes"] for page in results["page_bytes"].values())
+    requested = (results.get("browser") or {}).get("total_gzip_bytes")
+    print(f"worked-example page, gzip: {kb(upper_bound)} counting every MathJax font (upper bound, static)"
+          + (f"; {kb(requested)} as requested by Chromium" if requested else "; not loaded in a browser"))
+    measured = {
+        "cold_build_s": results.get("builds", {}).get("cold_s"),
+        "cached_build_s": results.get("builds", {}).get("cached_s"),
+        # What a reader really downloads when a browser measured it; otherwise the (higher) static bound.
+        "page_gzip_bytes": requested or upper_bound,
+    }
+    results["page_gzip_upper_bound_bytes"] = upper_bound
+    results["targets"] = {}
+    for key, (limit, description) in TARGETS.items():
+        value = measured[key]
+        if value is None:
+            print(f"target: {description}: not measured (--quick)")
+            results["targets"][key] = {"description": description, "limit": limit, "value": None, "met": None}
+            continue
+        met = value < limit
+        shown = kb(value) if key == "page_gzip_bytes" else f"{value:.1f} s"
+        if key == "page_gzip_bytes":
+            shown += ", as requested by Chromium" if requested else ", upper bound: every MathJax font"
+        print(f"target: {description}: {verdict(met)} ({shown})")
+        results["targets"][key] = {"description": description, "limit": limit, "value": value, "met": met}
+    write_results(output_path(args, "site_build"), results)
+    return 0
+
+
+if __name__ == "__main__":
+    run_main(main)

@@ -1,0 +1,33 @@
+"""The committed benchmark results (benchmarks/results/*.json) that the measurement figures and page draw from.
+
+They are produced by the scripts in benchmarks/ and committed, so that a site build draws the same
+figures everywhere. `registry.source_digest` hashes these files: new results redraw the figures.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[3]  # src/qkv_site/figures/results.py -> the repository
+RESULTS_DIR = ROOT / "benchmarks" / "results"
+
+
+def result_files() -> list[Path]:
+    """Every committed result file, in a stable order."""
+    return sorted(RESULTS_DIR.glob("*.json"))
+
+
+def load(name: str) -> dict[str, Any]:
+    """``benchmarks/results/{name}.json``; a missing file fails the build with the command that makes it."""
+    path = RESULTS_DIR / f"{name}.json"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing; run `python benchmarks/{name}.py` (full mode) to produce it")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def series(results: dict[str, Any], implementation: str, key: str = "median_s") -> tuple[list[int], list[float]]:
+    """(n, value) of one implementation in attention_speed's results, sorted by n."""
+    rows = sorted((row["n"], row[key]) for row in results["results"] if row["implementation"] == implementation)
+    return [n for n, _ in rows], [value for _, value in rows]

@@ -1,0 +1,85 @@
+"""The benchmark scripts run (in --quick mode), print their targets and never touch the committed results.
+
+This checks that the scripts work, not their numbers: those are in benchmarks/results/*.json.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+BENCHMARKS = ROOT / "benchmarks"
+RESULTS = BENCHMARKS / "results"
+TARGETS = {
+    "attention_speed": ["target: qkv within 1.5× of PyTorch at n = 2,048"],
+    "attention_memory": ["target: tiled peak under 5% of naive at n = 16,384"],
+    "site_build": [
+        "target: cold full build under 30 s",
+        "target: cached rebuild under 5 s",
+        "target: worked-example page under 600 KB",
+    ],
+}
+
+
+def run_quick(name: str, *arguments: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, str(BENCHMARKS / f"{name}.py"), "--quick", *arguments]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def committed_results() -> dict[Path, bytes]:
+    return {path: path.read_bytes() for path in RESULTS.glob("*.json")}
+
+
+@pytest.mark.parametrize("name", ["attention_speed", "attention_memory"])
+def test_attention_benchmarks_run_quick_and_print_their_targets(name: str, tmp_path: Path) -> None:
+    before = committed_results()
+    output = tmp_path / f"{name}.json"
+    result = run_quick(name, "--output", str(output))
+    assert result.returncode == 0, result.stderr[-3000:]
+    for target in TARGETS[name]:
+        assert target in result.stdout, result.stdout
+    assert "PASS" in result.stdout or "MISS" in result.stdout
+    results = json.loads(output.read_text(encoding="utf-8"))
+    assert results["quick"] is True and results["results"] and results["machine"]["cpu_model"] is not None
+    assert committed_results() == before
+
+
+def test_quick_mode_saves_nothing_without_output() -> None:
+    before = committed_results()
+    result = run_quick("attention_memory")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "results not saved" in result.stdout
+    assert committed_results() == before
+
+
+def test_site_build_quick_measures_the_built_page(site: Path, tmp_path: Path) -> None:
+    # Uses the session's strict build (shared with the other site tests): no extra build here.
+    before = committed_results()
+    output = tmp_path / "site_build.json"
+    result = run_quick("site_build", "--site-dir", str(site), "--output", str(output))
+    assert result.returncode == 0, result.stderr[-3000:]
+    for target in TARGETS["site_build"]:
+        assert target in result.stdout, result.stdout
+    assert "warning: the page refers to a file the site does not have" not in result.stdout
+    results = json.loads(output.read_text(encoding="utf-8"))
+    for lang in ("zh", "en"):
+        categories = results["page_bytes"][lang]["categories"]
+        assert {"html", "css", "js", "mathjax", "search", "images"} <= set(categories), categories
+        assert any(path.endswith(".svg") for path in categories["images"]["paths"])
+        assert results["page_bytes"][lang]["total_gzip_bytes"] < results["page_bytes"][lang]["total_raw_bytes"]
+    assert committed_results() == before
+
+
+def test_committed_results_exist_and_were_measured_in_full_mode() -> None:
+    for name in TARGETS:
+        results = json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8"))
+        assert results["quick"] is False, name
+        machine = results["machine"]
+        assert machine["cpu_model"] and machine["usable_cpus"] and machine["numpy"] and machine["date"]
+        assert machine["shared_machine"] is True
