@@ -31,3 +31,21 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}", pytrace=False)
     return site_dir
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright, shared by every browser test (one Playwright per process)."""
+    from browser_support import browser_unavailable, launch
+
+    reason = browser_unavailable()
+    if reason:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the browser tests cannot run in CI (CI=true): {reason}", pytrace=False)
+        pytest.skip(f"browser tests skipped: {reason}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch(playwright)
+        yield chromium
+        chromium.close()

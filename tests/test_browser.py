@@ -33,7 +33,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from browser_support import SiteServer, browser_unavailable, launch
+from browser_support import SiteServer
 from conftest import LANGUAGES, ROOT, SITE_URL, build_site
 from site_pages import built_path, nav_sources, page_url
 
@@ -310,21 +310,6 @@ def report(request: pytest.FixtureRequest) -> Report:
     summary = Report()
     request.config.pluginmanager.register(summary, "qkv-browser-report")
     return summary
-
-
-@pytest.fixture(scope="session")
-def browser(report: Report):
-    reason = browser_unavailable()
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"the browser tests cannot run in CI (CI=true): {reason}", pytrace=False)
-        pytest.skip(f"browser tests skipped: {reason}")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="session")

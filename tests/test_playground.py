@@ -8,16 +8,16 @@ typing into the cells; the expected matrices come from qkv in this process.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit
 
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from browser_support import SiteServer, browser_unavailable, launch
+from browser_support import SiteServer
+from conftest import SITE_URL
 from qkv import attention_scores, causal_mask, project, scaled_dot_product_attention, self_attention
 from qkv.analysis import scaling_factor
 from qkv.examples import it_animal_sentence, worked_example
@@ -38,23 +38,8 @@ MESSAGES = {  # the short message next to a matrix, per language and kind of mis
 
 
 @pytest.fixture(scope="module")
-def browser():
-    reason = browser_unavailable()
-    if reason:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must run the browser tests: {reason}")
-        pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
 def server(site: Path):
-    with SiteServer(site) as running:
+    with SiteServer(site, urlsplit(SITE_URL).path) as running:
         yield running
 
 
