@@ -623,6 +623,8 @@ SEARCHES = [
     ("zh", "缩放", {"why-sqrt-dk.md", "worked-example.md"}),
     ("en", "softmax", {"worked-example.md", "why-sqrt-dk.md", "summary-flow.md"}),
     ("en", "scaling", {"why-sqrt-dk.md", "worked-example.md"}),
+    ("zh", "Softmax", {"worked-example.md", "why-sqrt-dk.md"}),
+    ("en", "scaling factor", {"why-sqrt-dk.md"}),
 ]
 
 
