@@ -204,13 +204,13 @@ class Tab:
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
         self.current: Visit | None = None
-        self.in_flight: set = set()
+        self.in_flight: dict = {}  # request -> the visit that made it
         self.stub_navigation = False  # answer the next page load with an empty page (see click_language)
         page = self.page
         page.on("console", lambda message: message.type == "error" and self._log("console", f"{message.text} [{message.location.get('url', '')}]"))
         page.on("pageerror", lambda error: self._log("page_errors", str(error)))
         page.on("request", self._on_request)
-        page.on("requestfinished", lambda request: self.in_flight.discard(request))
+        page.on("requestfinished", lambda request: self.in_flight.pop(request, None))
         page.on("requestfailed", self._on_failed)
         page.on("response", lambda response: response.status >= 400 and self._log("bad_status", f"{response.status} {response.url}"))
 
@@ -230,15 +230,19 @@ class Tab:
             route.abort("blockedbyclient")
 
     def _on_request(self, request) -> None:
-        self.in_flight.add(request)
+        self.in_flight[request] = self.current
         self._log("requests", request.url)
 
     def _on_failed(self, request) -> None:
-        self.in_flight.discard(request)
-        if urlsplit(request.url).netloc == self.server.host:  # foreign requests are recorded as such
-            self._log("failed", f"{request.url}: {request.failure}")
+        owner = self.in_flight.pop(request, self.current)
+        if urlsplit(request.url).netloc != self.server.host:
+            return  # foreign requests are recorded as such
+        if owner is not self.current and "ERR_ABORTED" in (request.failure or ""):
+            return  # a straggler of the previous page, cancelled by our own navigation away from it
+        if owner is not None:
+            owner.failed.append(f"{request.url}: {request.failure}")
 
-    def drain(self, seconds: float = 3) -> None:
+    def drain(self, seconds: float = 15) -> None:
         """Wait for the requests still under way (the search index, a font) so that none of them is
         cancelled by the next navigation and reported against the next page."""
         deadline = time.monotonic() + seconds
