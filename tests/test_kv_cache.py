@@ -70,10 +70,10 @@ def test_model_shapes_are_consistent_and_sourced() -> None:
 
 
 @pytest.mark.parametrize("name", ["layers", "heads", "kv_heads", "head_dim", "seq_len", "batch"])
-@pytest.mark.parametrize("value", [0, -2, 1.5])
-def test_every_size_must_be_a_positive_int(name: str, value: object) -> None:
+@pytest.mark.parametrize(("value", "error"), [(0, ValueError), (-2, ValueError), (1.5, TypeError)])
+def test_every_size_must_be_a_positive_int(name: str, value: object, error: type[Exception]) -> None:
     arguments = {"layers": 2, "heads": 4, "kv_heads": 2, "head_dim": 8, "seq_len": 16, "batch": 1, name: value}
-    with pytest.raises(ValueError, match=re.escape(f"{name} must be a positive int, got {value!r}")):
+    with pytest.raises(error, match=re.escape(f"{name} must be a positive int, got {value!r}")):
         kv_cache_bytes(**arguments)
 
 

@@ -1,22 +1,59 @@
-"""The attention math of the article 《Transformer 原理（二）：Self-Attention 深度拆解》, small and exact."""
+"""The attention math of the article 《Transformer 原理（二）：Self-Attention 深度拆解》, small and exact.
+
+`scaled_dot_product_attention(q, k, v, *, mask=None, scale=None, is_causal=False, enable_gqa=False)`
+takes the options of PyTorch's `torch.nn.functional.scaled_dot_product_attention`, by keyword
+only, and returns `(output, weights)` as a named tuple; `tiled_attention` takes the same options
+(and `block_size`) and returns the output. float16 is computed in float32 and returned in float16.
+
+Errors follow one rule:
+
+- TypeError: an argument is the wrong kind of thing: a str or complex or masked array
+  (`numpy.ma.MaskedArray`, whose mask would be ignored), an int or float mask (masks are
+  boolean), a float, bool or str where a count such as `block_size` belongs, a flag that is
+  not True/False, a scale that is not a real number.
+- ValueError: the right kind with a wrong value: shapes that do not fit, NaN or inf in the
+  inputs, results that overflow the dtype, a count of 0, a scale that is not finite and > 0,
+  a row with every key masked.
+
+Where qkv refuses what PyTorch computes (both give the same numbers everywhere else):
+
+- a query row with every key masked, or no keys at all (n_k = 0): PyTorch returns zeros for
+  that row; qkv raises ValueError naming the row, since softmax over no keys is undefined.
+- `scale=0` (or d_k = 0): PyTorch returns the plain mean of v (all scores are 0); qkv raises
+  ValueError, as for a negative scale: the article's scale is 1/√d_k > 0.
+- `mask=` together with `is_causal=True`: both raise (ValueError here, RuntimeError there).
+
+An empty batch (a leading dimension of 0) or n_q = 0 gives empty results, as in PyTorch.
+
+>>> import qkv
+>>> qkv.scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [0.0]]).weights.round(2)
+array([[0.67, 0.33]])
+>>> qkv.tiled_attention([[1.0]], [[1.0]], [[1.0]], block_size=2.0)
+Traceback (most recent call last):
+...
+TypeError: block_size must be a positive int, got 2.0 of type float
+>>> qkv.tiled_attention([[1.0]], [[1.0]], [[1.0]], block_size=0)
+Traceback (most recent call last):
+...
+ValueError: block_size must be a positive int, got 0
+"""
 
 from __future__ import annotations
 
-from qkv.attention import attention_scores, scaled_dot_product_attention
+# The modules too: the article's material (examples), the deep dives (analysis, complexity, kv_cache, tiled).
+from qkv import analysis, complexity, examples, kv_cache, tiled
+from qkv.attention import Attention, attention_scores, scaled_dot_product_attention
+from qkv.kv_cache import kv_cache_bytes
 from qkv.masks import causal_mask
 from qkv.projections import cross_attention, project, self_attention
 from qkv.softmax import softmax
 from qkv.tiled import online_softmax_steps, tiled_attention
-from qkv.kv_cache import kv_cache_bytes
-
-# The article's material and deep dives, as qkv.examples, qkv.analysis, qkv.complexity.
-from qkv import analysis, complexity, examples
-from qkv import kv_cache, tiled
 
 __all__ = [
     "softmax",
     "attention_scores",
     "scaled_dot_product_attention",
+    "Attention",
     "causal_mask",
     "project",
     "self_attention",

@@ -1,4 +1,9 @@
-"""Input checks shared by every qkv function, so that each mistake is reported in the same words."""
+"""Input checks that several qkv modules share, so that each mistake is reported in the same words.
+
+The rule (see the package docstring): a TypeError when an argument is the wrong kind of thing
+(a str array, a float block size, an int mask), a ValueError when it is the right kind with a
+wrong value (a shape, a NaN, a scale of 0).
+"""
 
 from __future__ import annotations
 
@@ -14,6 +19,12 @@ _NUMERIC_KINDS = "biuf"
 
 def as_float_array(value: Any, name: str) -> np.ndarray:
     """`value` as a float array: float inputs keep their dtype, bools/ints (and lists of them) become float64."""
+    if isinstance(value, np.ma.MaskedArray):
+        # np.asarray would silently drop the mask and use the hidden entries as data.
+        raise TypeError(
+            f"{name} is a numpy.ma.MaskedArray, whose mask qkv would ignore; pass {name}.filled(...) "
+            "(and a boolean mask= for attention) instead"
+        )
     try:
         array = np.asarray(value)
     except ValueError as error:  # ragged nested lists
@@ -23,11 +34,6 @@ def as_float_array(value: Any, name: str) -> np.ndarray:
     if array.dtype.kind != "f":
         array = array.astype(np.float64)
     return array
-
-
-def common_float_dtype(*arrays: np.ndarray) -> np.dtype:
-    """numpy's promotion of the (already float) inputs: float32 + float32 stays float32, + float64 widens."""
-    return np.result_type(*arrays)
 
 
 def check_finite(array: np.ndarray, name: str) -> None:
@@ -44,17 +50,17 @@ def check_not_empty(array: np.ndarray, name: str) -> None:
 
 
 def as_matrices(layout: str = "(..., n, d)", **named: Any) -> list[np.ndarray]:
-    """Convert each named input to a finite, non-empty float array with >= 2 dims, all in one common dtype.
+    """Convert each named input to a finite float array with >= 2 dims, all in numpy's common float dtype.
 
-    `layout` only words the error message (e.g. "(..., n_q, d_k)").
+    `layout` only words the error message (e.g. "(..., n_q, d_k)"). Empty dimensions are the
+    caller's to judge: attention accepts an empty batch, a projection does not.
     """
     arrays = [as_float_array(value, name) for name, value in named.items()]
-    for array, name in zip(arrays, named):
+    for array, name in zip(arrays, named, strict=True):
         if array.ndim < 2:
             raise ValueError(f"{name} must have at least 2 dimensions {layout}, got shape {array.shape}")
-        check_not_empty(array, name)
         check_finite(array, name)
-    dtype = common_float_dtype(*arrays)
+    dtype = np.result_type(*arrays)  # float32 + float32 stays float32, + float64 widens
     return [array.astype(dtype, copy=False) for array in arrays]
 
 
@@ -76,82 +82,42 @@ def check_same_d_k(q: np.ndarray, k: np.ndarray, q_name: str = "q", k_name: str 
         )
 
 
-def check_same_n_k(k: np.ndarray, v: np.ndarray) -> None:
-    """Every key needs exactly one value: row j of the weights multiplies row j of V."""
-    if k.shape[-2] != v.shape[-2]:
-        raise ValueError(
-            f"k has n_k={k.shape[-2]} keys but v has {v.shape[-2]} values "
-            f"(k.shape={k.shape}, v.shape={v.shape})"
-        )
-
-
 def check_scale(scale: Any) -> float:
-    """A plain Python float, so that it never changes the dtype of float32/float16 scores."""
-    if isinstance(scale, bool) or not isinstance(scale, numbers.Real):
+    """A plain Python float, so that it never changes the dtype of float32/float16 arrays."""
+    if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, numbers.Real):
         raise TypeError(f"scale must be a real number, got {scale!r}")
-    scale = float(scale)
-    if not math.isfinite(scale) or scale <= 0:
-        raise ValueError(f"scale must be finite and > 0, got {scale}")
-    return scale
+    value = float(scale)
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"scale must be finite and > 0, got {value}")
+    return value
 
 
-def check_positive_int(value: Any, name: str) -> int:
-    """Sizes and counts: a positive int (numpy ints welcome, bools and 3.0 are not)."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, numbers.Number):
-        raise TypeError(f"{name} must be a positive int, got {value!r}")
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
-        raise ValueError(f"{name} must be a positive int, got {value!r}")
+def check_int(value: Any, name: str, minimum: int = 1) -> int:
+    """Sizes and counts: an int (numpy ints welcome; bools, 3.0 and "3" are TypeErrors) of at least `minimum`."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        kind = "positive" if minimum == 1 else "non-negative"
+        raise TypeError(f"{name} must be a {kind} int, got {value!r} of type {type(value).__name__}")
+    if value < minimum:
+        kind = "positive" if minimum == 1 else "non-negative"
+        raise ValueError(f"{name} must be a {kind} int, got {value!r}")
     return int(value)
 
 
-def check_mask(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray:
-    """A boolean mask (True = may attend) broadcast to the scores' shape, with at least one key per query row."""
-    mask = np.asarray(mask)
-    if mask.dtype != np.bool_:
-        raise ValueError(
-            f"mask must be boolean (True = may attend), got dtype {mask.dtype}; "
-            "convert it with mask.astype(bool) if 1 means 'may attend'"
-        )
-    try:
-        fits = np.broadcast_shapes(mask.shape, scores_shape) == scores_shape
-    except ValueError:
-        fits = False
-    if not fits:
-        raise ValueError(
-            f"mask of shape {mask.shape} does not broadcast to the scores' shape "
-            f"(..., n_q, n_k) = {scores_shape}"
-        )
-    mask = np.broadcast_to(mask, scores_shape)
-    # A row with no allowed key would be softmax over nothing: 0/0 = NaN. Say which row instead.
-    blocked = ~mask.any(axis=-1)  # (..., n_q)
-    if blocked.any():
-        *batch, row = (int(i) for i in np.argwhere(blocked)[0])
-        where = f" (batch index {tuple(batch)})" if batch else ""
-        raise ValueError(f"query row {row}{where} has every key masked; softmax over no keys is undefined")
-    return mask
+def check_positive_int(value: Any, name: str) -> int:
+    """A positive int: TypeError for 2.5, True or "3"; ValueError for 0 or -3."""
+    return check_int(value, name, minimum=1)
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """True or False (numpy's bool too); 1, "yes" or None are TypeErrors."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def check_computed_finite(array: np.ndarray, what: str) -> None:
-    """Finite inputs can still overflow (e.g. float16 above 65504); fail loudly instead of returning inf/NaN."""
+    """Finite inputs can still overflow (e.g. float32 above 3.4e38); fail loudly instead of returning inf/NaN."""
     if not np.isfinite(array).all():
         raise ValueError(
             f"{what} overflowed to inf/NaN in {array.dtype}; the inputs are too large for this dtype"
         )
-
-
-def check_square(array: np.ndarray, name: str) -> None:
-    if array.ndim != 2 or array.shape[0] != array.shape[1]:
-        raise ValueError(f"{name} must be a square matrix (n, n), got shape {array.shape}")
-
-
-def check_probabilities(p: np.ndarray, name: str) -> None:
-    """Rows (last axis) must be distributions: non-negative and summing to 1."""
-    check_not_empty(p, name)
-    check_finite(p, name)
-    if (p < 0).any():
-        raise ValueError(f"{name} has negative entries; expected probabilities (softmax rows)")
-    # float16 rows carry ~1e-3 relative error, so compare with a tolerance of that order.
-    sums = p.sum(axis=-1)
-    if not np.allclose(sums, 1.0, atol=2e-3):
-        worst = float(sums.flat[np.argmax(np.abs(sums - 1.0))])
-        raise ValueError(f"{name} rows must sum to 1 along the last axis (one row sums to {worst})")

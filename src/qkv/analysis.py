@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from qkv._checks import as_float_array, check_finite, check_positive_int, check_probabilities, check_square
+from qkv._checks import as_float_array, check_finite, check_not_empty, check_positive_int
 from qkv.softmax import softmax
 
 SCALINGS: tuple[str, ...] = ("none", "d_k", "sqrt_d_k")
@@ -24,6 +24,24 @@ def _positive_ints(values: Iterable[int], name: str) -> np.ndarray:
         raise ValueError(f"{name} is empty")
     return np.array(ints)
 
+
+
+def _check_square(array: np.ndarray, name: str) -> None:
+    if array.ndim != 2 or array.shape[0] != array.shape[1]:
+        raise ValueError(f"{name} must be a square matrix (n, n), got shape {array.shape}")
+
+
+def _check_probabilities(p: np.ndarray, name: str) -> None:
+    """Rows (last axis) must be distributions: non-negative and summing to 1."""
+    check_not_empty(p, name)
+    check_finite(p, name)
+    if (p < 0).any():
+        raise ValueError(f"{name} has negative entries; expected probabilities (softmax rows)")
+    # float16 rows carry ~1e-3 relative error, so compare with a tolerance of that order.
+    sums = p.sum(axis=-1)
+    if not np.allclose(sums, 1.0, atol=2e-3):
+        worst = float(sums.flat[np.argmax(np.abs(sums - 1.0))])
+        raise ValueError(f"{name} rows must sum to 1 along the last axis (one row sums to {worst})")
 
 def _random_dots(rng: np.random.Generator, n_rows: int, n_keys: int, d_k: int) -> np.ndarray:
     """(n_rows, n_keys) dot products q·k, q and k with iid N(0, 1) components, drawn in chunks."""
@@ -58,16 +76,16 @@ def dot_product_variance(d_ks: Sequence[int], n_samples: int = 20_000, seed: int
     >>> print(result.scaled_variance.round(1))
     [1. 1. 1.]
     """
-    d_ks = _positive_ints(d_ks, "d_ks")
+    sizes = _positive_ints(d_ks, "d_ks")
     n_samples = check_positive_int(n_samples, "n_samples")
     rng = np.random.default_rng(seed)
-    variance = np.empty(len(d_ks))
-    scaled_variance = np.empty(len(d_ks))
-    for i, d_k in enumerate(d_ks):
+    variance = np.empty(len(sizes))
+    scaled_variance = np.empty(len(sizes))
+    for i, d_k in enumerate(sizes):
         dots = _random_dots(rng, n_samples, 1, int(d_k))[:, 0]  # (n_samples,)
         variance[i] = np.var(dots, ddof=1)
         scaled_variance[i] = np.var(dots / math.sqrt(d_k), ddof=1)
-    return DotProductVariance(d_k=d_ks, variance=variance, scaled_variance=scaled_variance, n_samples=n_samples)
+    return DotProductVariance(d_k=sizes, variance=variance, scaled_variance=scaled_variance, n_samples=n_samples)
 
 
 def scaling_factor(strategy: str, d_k: int) -> float:
@@ -95,10 +113,11 @@ def softmax_entropy(weights: ArrayLike) -> np.ndarray:
     1.3863
     """
     p = as_float_array(weights, "weights")
-    check_probabilities(p, "weights")
+    _check_probabilities(p, "weights")
     # 0·log 0 = 0 (the limit); np.where keeps log(0) = -inf out of the sum.
     p_log_p = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
-    return 0.0 - np.sum(p_log_p, axis=-1)  # 0.0 - x, not -x: a one-hot row gives 0.0, not -0.0
+    entropy: np.ndarray = 0.0 - np.sum(p_log_p, axis=-1)
+    return entropy  # 0.0 - x, not -x: a one-hot row gives 0.0, not -0.0
 
 
 def softmax_jacobian(p: ArrayLike) -> np.ndarray:
@@ -116,9 +135,10 @@ def softmax_jacobian(p: ArrayLike) -> np.ndarray:
     p = as_float_array(p, "p")
     if p.ndim == 0:
         raise ValueError("p must have at least 1 dimension, got a scalar")
-    check_probabilities(p, "p")
+    _check_probabilities(p, "p")
     eye = np.eye(p.shape[-1], dtype=p.dtype)
-    return p[..., :, None] * eye - p[..., :, None] * p[..., None, :]  # (..., n, n)
+    jacobian: np.ndarray = p[..., :, None] * eye - p[..., :, None] * p[..., None, :]  # (..., n, n)
+    return jacobian
 
 
 @dataclass(frozen=True, eq=False)
@@ -160,16 +180,16 @@ def scaling_study(
     d_k      [0.14 0.08 0.07] [0.26 0.24 0.24]
     sqrt_d_k [0.24 0.25 0.25] [0.3  0.3  0.31]
     """
-    d_ks = _positive_ints(d_ks, "d_ks")
+    sizes = _positive_ints(d_ks, "d_ks")
     for strategy in strategies:
         scaling_factor(strategy, 1)  # reject unknown names before any work
     n_keys = check_positive_int(n_keys, "n_keys")
     n_samples = check_positive_int(n_samples, "n_samples")
     rng = np.random.default_rng(seed)
-    entropy = {s: np.empty(len(d_ks)) for s in strategies}
-    max_weight = {s: np.empty(len(d_ks)) for s in strategies}
-    jacobian_norm = {s: np.empty(len(d_ks)) for s in strategies}
-    for i, d_k in enumerate(d_ks):
+    entropy = {s: np.empty(len(sizes)) for s in strategies}
+    max_weight = {s: np.empty(len(sizes)) for s in strategies}
+    jacobian_norm = {s: np.empty(len(sizes)) for s in strategies}
+    for i, d_k in enumerate(sizes):
         dots = _random_dots(rng, n_samples, n_keys, int(d_k))  # (n_samples, n_keys)
         for strategy in strategies:
             weights = softmax(dots * scaling_factor(strategy, int(d_k)))  # (n_samples, n_keys)
@@ -177,7 +197,7 @@ def scaling_study(
             max_weight[strategy][i] = weights.max(axis=-1).mean()
             jacobians = softmax_jacobian(weights)  # (n_samples, n_keys, n_keys)
             jacobian_norm[strategy][i] = np.linalg.norm(jacobians, axis=(-2, -1)).mean()
-    return ScalingStudy(d_k=d_ks, n_keys=n_keys, entropy=entropy, max_weight=max_weight, jacobian_norm=jacobian_norm)
+    return ScalingStudy(d_k=sizes, n_keys=n_keys, entropy=entropy, max_weight=max_weight, jacobian_norm=jacobian_norm)
 
 
 def asymmetry(weights: ArrayLike) -> float:
@@ -191,6 +211,6 @@ def asymmetry(weights: ArrayLike) -> float:
     0.707
     """
     a = as_float_array(weights, "weights")
-    check_square(a, "weights")
+    _check_square(a, "weights")
     check_finite(a, "weights")
     return float(np.linalg.norm(a - a.T))

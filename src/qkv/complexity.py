@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from qkv._checks import check_positive_int
+from qkv._checks import check_int, check_positive_int
 
 # numpy has no bfloat16; like float16 it takes 2 bytes per element.
 _DTYPE_ALIASES = {"fp16": "float16", "half": "float16", "bf16": "float16", "bfloat16": "float16", "fp32": "float32"}
@@ -58,9 +58,11 @@ def bytes_per_element(dtype: Any) -> int:
     >>> bytes_per_element("float16"), bytes_per_element("bf16"), bytes_per_element("fp32"), bytes_per_element("float64")
     (2, 2, 4, 8)
     """
+    if not isinstance(dtype, (str, np.dtype, type)):
+        raise TypeError(f"dtype must be a numpy dtype or its name, got {dtype!r}")
     name = _DTYPE_ALIASES.get(dtype, dtype) if isinstance(dtype, str) else dtype
     try:
-        numpy_dtype = np.dtype(name) if name is not None else None  # np.dtype(None) would be float64
+        numpy_dtype = np.dtype(name)
     except TypeError:
         numpy_dtype = None
     if numpy_dtype is None or numpy_dtype.kind not in "biuf":
@@ -96,8 +98,7 @@ def format_bytes(nbytes: int) -> str:
     >>> format_bytes(100)
     '100 B'
     """
-    if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)) or nbytes < 0:
-        raise ValueError(f"nbytes must be a non-negative int, got {nbytes!r}")
+    nbytes = check_int(nbytes, "nbytes", minimum=0)
     units = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
     power = 0
     while power + 1 < len(units) and nbytes >= 1024 ** (power + 1) / 2:
@@ -113,8 +114,7 @@ def format_count(n: int) -> str:
     >>> [format_count(attention_matrix_elements(n)) for n in (512, 4096, 32768, 128000)]
     ['262K', '16.8M', '1.07B', '16.4B']
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:
-        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    n = check_int(n, "n", minimum=0)
     if n < 1000:
         return str(int(n))
     suffixes = ("", "K", "M", "B", "T")

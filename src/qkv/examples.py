@@ -180,10 +180,10 @@ def worked_example(
     """
     return WorkedExample(
         tokens=_I_LOVE if tokens is None else tokens,
-        x=_X if x is None else x,
-        w_q=_W_Q if w_q is None else w_q,
-        w_k=_W_K if w_k is None else w_k,
-        w_v=_W_V if w_v is None else w_v,
+        x=_readonly(_X if x is None else x),
+        w_q=_readonly(_W_Q if w_q is None else w_q),
+        w_k=_readonly(_W_K if w_k is None else w_k),
+        w_v=_readonly(_W_V if w_v is None else w_v),
     )
 
 
@@ -234,7 +234,7 @@ class IllustrativeSelfAttention:
     def weights_of(self, token: str) -> dict[str, float]:
         """The attention row of `token` (its first occurrence) as {key token: weight}."""
         row = self.weights[_row_of(token, self.tokens)]
-        return {key: float(weight) for key, weight in zip(self.tokens, row)}
+        return {key: float(weight) for key, weight in zip(self.tokens, row, strict=True)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -282,7 +282,7 @@ class IllustrativeCrossAttention:
     def weights_of(self, token: str) -> dict[str, float]:
         """The attention row of query `token` as {source token: weight}."""
         row = self.weights[_row_of(token, self.query_tokens)]
-        return {key: float(weight) for key, weight in zip(self.key_tokens, row)}
+        return {key: float(weight) for key, weight in zip(self.key_tokens, row, strict=True)}
 
 
 def cat_sat_on_mat() -> IllustrativeSelfAttention:
@@ -329,9 +329,9 @@ def cat_sat_on_mat() -> IllustrativeSelfAttention:
         tokens=("猫", "坐在", "垫子", "上"),
         glosses=("cat", "sits on", "mat", "on"),
         features=("noun", "verb", "animate", "place", "locative"),
-        x=x,
-        w_q=w_q,
-        w_k=w_k,
+        x=np.array(x),
+        w_q=np.array(w_q),
+        w_k=np.array(w_k),
         w_v=np.eye(5, dtype=int),
     )
 
@@ -381,11 +381,11 @@ def translation_example() -> TranslationExample:
         tokens=("I", "love", "cats"),
         glosses=("我", "爱", "猫"),
         features=("pronoun", "verb", "noun"),
-        x=x_source,
+        x=np.array(x_source),
         # key space: "I am a subject", "I am an object", "I am an action"
-        w_k=[[2, 0, 0], [0, 0, 2], [0, 2, 0]],
+        w_k=np.array([[2, 0, 0], [0, 0, 2], [0, 2, 0]]),
         # a subject and an object ask for their verb; the verb asks for both
-        w_q=[[0, 0, 2], [2, 2, 0], [0, 0, 2]],
+        w_q=np.array([[0, 0, 2], [2, 2, 0], [0, 0, 2]]),
         w_v=np.eye(3, dtype=int),
     )
     # Target columns are in a different order (noun, pronoun, verb): W_Q has to map them
@@ -393,9 +393,9 @@ def translation_example() -> TranslationExample:
     cross = IllustrativeCrossAttention(
         query_tokens=("我", "爱", "猫"),
         key_tokens=encoder.tokens,
-        x_q=[[0, 1, 0], [0, 0, 1], [1, 0, 0]],
-        x_kv=x_source,
-        w_q=[[0, 0, 2], [2, 0, 0], [0, 2, 0]],  # noun -> "cat", pronoun -> "self", verb -> "love"
+        x_q=np.array([[0, 1, 0], [0, 0, 1], [1, 0, 0]]),
+        x_kv=np.array(x_source),
+        w_q=np.array([[0, 0, 2], [2, 0, 0], [0, 2, 0]]),  # noun -> "cat", pronoun -> "self", verb -> "love"
         w_k=2 * np.eye(3, dtype=int),
         w_v=np.eye(3, dtype=int),
     )
@@ -432,7 +432,7 @@ def it_animal_sentence() -> IllustrativeSelfAttention:
         "tired": [0, 0, 0, 0, 0, 1],
         ".": [0, 0, 0, 0, 1, 0],
     }
-    tokens = tuple("The animal didn't cross the street because it was too tired .".split())
+    tokens = tuple(["The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired", "."])
     # key space: "I am a noun", "I am animate"
     w_k = [[2, 0], [0, 2], [0, 0], [0, 0], [0, 0], [0, 0]]
     w_q = [
@@ -446,8 +446,8 @@ def it_animal_sentence() -> IllustrativeSelfAttention:
     return IllustrativeSelfAttention(
         tokens=tokens,
         features=features,
-        x=[rows[token] for token in tokens],
-        w_q=w_q,
-        w_k=w_k,
+        x=np.array([rows[token] for token in tokens]),
+        w_q=np.array(w_q),
+        w_k=np.array(w_k),
         w_v=np.eye(6, dtype=int),
     )

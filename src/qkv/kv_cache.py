@@ -111,7 +111,8 @@ MODEL_SHAPES: tuple[ModelShape, ...] = (
     ModelShape("Llama-2-7B, MQA", layers=32, heads=32, kv_heads=1, head_dim=128, context=4096,
                source="hypothetical: Llama-2-7B with a single K/V head", hypothetical=True),
     ModelShape("Mistral-7B", layers=32, heads=32, kv_heads=8, head_dim=128, context=8192,
-               source="Mistral 7B paper (Jiang et al. 2023), Table 1: n_layers 32, n_heads 32, n_kv_heads 8, head_dim 128, context_len 8192"),
+               source="Mistral 7B paper (Jiang et al. 2023), Table 1: n_layers 32, n_heads 32, n_kv_heads 8, "
+               "head_dim 128, context_len 8192"),
     ModelShape("Llama-2-70B", layers=80, heads=64, kv_heads=8, head_dim=128, context=4096,
                source=f"{_LLAMA_1} (65.2B: 80 layers, 64 heads, dimension 8192); {_LLAMA_2} (70B: GQA); "
                "8 K/V heads: num_key_value_heads in meta-llama/Llama-2-70b-hf's config.json"),

@@ -5,12 +5,14 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from qkv._checks import as_float_array, as_matrices, check_computed_finite, check_same_d_k
-from qkv.attention import scaled_dot_product_attention
+from qkv._checks import as_float_array, as_matrices, check_computed_finite, check_not_empty, check_same_d_k
+from qkv.attention import Attention, scaled_dot_product_attention
 
 
 def _project(x: ArrayLike, w: ArrayLike, x_name: str, w_name: str) -> np.ndarray:
     x, w = as_matrices("(..., n, d_model)", **{x_name: x, w_name: w})
+    check_not_empty(x, x_name)
+    check_not_empty(w, w_name)
     if w.ndim != 2:
         raise ValueError(f"{w_name} must be a 2-D matrix (d_model, d_out), got shape {w.shape}")
     if x.shape[-1] != w.shape[0]:
@@ -19,7 +21,7 @@ def _project(x: ArrayLike, w: ArrayLike, x_name: str, w_name: str) -> np.ndarray
             f"({x_name}.shape={x.shape}, {w_name}.shape={w.shape})"
         )
     with np.errstate(over="ignore", invalid="ignore"):  # overflow becomes an error just below
-        projected = x @ w  # (..., n, d_model) @ (d_model, d_out) -> (..., n, d_out)
+        projected: np.ndarray = x @ w  # (..., n, d_model) @ (d_model, d_out) -> (..., n, d_out)
     check_computed_finite(projected, f"{x_name}·{w_name}")
     return projected
 
@@ -50,8 +52,9 @@ def self_attention(
     w_q: ArrayLike,
     w_k: ArrayLike,
     w_v: ArrayLike,
+    *,
     mask: ArrayLike | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> Attention:
     """Self-attention: Q, K and V all come from the same sequence x (..., n, d_model).
 
     Returns `(output, weights)` of shapes (..., n, d_v) and (..., n, n). w_q and w_k
@@ -81,8 +84,9 @@ def cross_attention(
     w_q: ArrayLike,
     w_k: ArrayLike,
     w_v: ArrayLike,
+    *,
     mask: ArrayLike | None = None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> Attention:
     """Cross-attention: queries from one sequence (the decoder), keys and values from another (the encoder).
 
     x_q is (..., n_q, d_q_model), x_kv is (..., n_k, d_kv_model); the two sequences may

@@ -41,5 +41,7 @@ def softmax(x: ArrayLike, axis: int = -1) -> np.ndarray:
     x_max = np.max(x, axis=axis, keepdims=True)
     if np.isneginf(x_max).any():
         raise ValueError(f"x has a row that is entirely -inf along axis {axis}; softmax over it is undefined")
-    exps = np.exp(x - x_max)  # every exponent <= 0, the largest is exactly exp(0) = 1
-    return exps / np.sum(exps, axis=axis, keepdims=True)  # denominator >= 1: never 0/0
+    with np.errstate(over="ignore"):  # -1e308 - 1e308 = -inf is right: its weight is 0
+        exps = np.exp(x - x_max)  # every exponent <= 0, the largest is exactly exp(0) = 1
+    weights: np.ndarray = exps / np.sum(exps, axis=axis, keepdims=True)  # denominator >= 1: never 0/0
+    return weights

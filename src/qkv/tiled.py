@@ -2,39 +2,30 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from typing import Any, NoReturn
 
 import numpy as np
 from numpy.typing import ArrayLike
 
-from qkv._checks import (
-    as_float_array,
-    as_matrices,
-    broadcast_batch_shape,
-    check_computed_finite,
-    check_finite,
-    check_not_empty,
-    check_positive_int,
-    check_same_d_k,
-    check_same_n_k,
-    check_scale,
-)
+from qkv._checks import as_float_array, check_computed_finite, check_finite, check_not_empty, check_positive_int
+from qkv._inputs import attention_inputs
 
-
-def _check_causal(causal: object) -> bool:
-    if not isinstance(causal, (bool, np.bool_)):
-        raise TypeError(f"causal must be True or False, got {causal!r}")
-    return bool(causal)
+# Chosen by measurement (benchmarks/attention_speed.py prints the sweep): larger tiles mean fewer
+# trips through the Python loop and larger, faster matrix products; memory grows as block_size².
+DEFAULT_BLOCK_SIZE = 512
 
 
 def tiled_attention(
     q: ArrayLike,
     k: ArrayLike,
     v: ArrayLike,
-    block_size: int = 128,
-    causal: bool = False,
+    *,
+    mask: ArrayLike | None = None,
     scale: float | None = None,
+    is_causal: bool = False,
+    enable_gqa: bool = False,
+    block_size: int = DEFAULT_BLOCK_SIZE,
 ) -> np.ndarray:
     """softmax(Q·Kᵀ · scale) · V computed tile by tile; returns only the output.
 
@@ -42,80 +33,95 @@ def tiled_attention(
     (n_q, n_k) score and weight matrices never exist: queries and keys are cut into blocks
     of `block_size`, and for each block of queries the keys are visited one block at a time.
     Each query row carries a running maximum m and a running sum ℓ = Σ exp(s - m) of the
-    scores seen so far, and an accumulator Σ exp(s - m)·v. When a new block raises the
-    maximum, the old sum and accumulator are multiplied by exp(m_old - m_new), which makes
-    them as if they had been computed with the new maximum from the start (the online
-    softmax). At the end, accumulator / ℓ is the output.
+    scores seen so far, and the output so far, Σ exp(s - m)·v / ℓ. When a new block raises the
+    maximum, the old sum is multiplied by exp(m_old - m_new), which makes it as if it had
+    been computed with the new maximum from the start (the online softmax); the output so
+    far is reweighted by the share of ℓ the old keys keep. After the last block it is the
+    output. (Keeping it divided by ℓ, rather than dividing once at the end, keeps it within
+    the range of v: a sum of many large values cannot overflow.)
 
     That is why there are no weights to return: each weight exists only for the moment its
     tile is processed. Materialising them would cost the n_q·n_k memory this avoids. Use
     `scaled_dot_product_attention` when you want to look at the weights.
 
-    Shapes: q (..., n_q, d_k), k (..., n_k, d_k), v (..., n_k, d_v) -> output (..., n_q, d_v);
-    leading batch/head dimensions broadcast as in numpy. Peak extra memory is
-    O(block_size² + n_q·d_v) per batch entry: a few block_size × block_size tiles plus the
-    output, instead of the n_q × n_k weights. float16 inputs are accumulated in float32
-    (as FlashAttention does) and the output is returned in the input dtype.
+    Shapes and the keyword-only options `mask`, `scale`, `is_causal` and `enable_gqa` are
+    those of `scaled_dot_product_attention`. Peak extra memory is O(block_size² + n_q·d_v)
+    per batch entry: a few block_size × block_size tiles plus the output, instead of the
+    n_q × n_k weights. float16 inputs are computed in float32 (as FlashAttention accumulates)
+    and the output is returned in float16.
 
-    With ``causal=True`` (self-attention, n_q == n_k) query i sees keys 0..i. Tiles entirely
-    above the diagonal are skipped, not computed and then masked.
+    With ``is_causal=True`` query i sees keys 0..i. Tiles entirely above the diagonal are
+    skipped, not computed and then masked.
 
     >>> import numpy as np
-    >>> from qkv import causal_mask, scaled_dot_product_attention
+    >>> from qkv import scaled_dot_product_attention
     >>> rng = np.random.default_rng(0)
     >>> q, k, v = rng.normal(size=(3, 10, 4))  # n = 10 tokens, d = 4
     >>> output = tiled_attention(q, k, v, block_size=3)  # blocks of 3, 3, 3 and 1 keys
     >>> output.shape
     (10, 4)
-    >>> bool(np.allclose(output, scaled_dot_product_attention(q, k, v)[0], rtol=0, atol=1e-12))
+    >>> bool(np.allclose(output, scaled_dot_product_attention(q, k, v).output, rtol=0, atol=1e-12))
     True
-    >>> causal = tiled_attention(q, k, v, block_size=4, causal=True)
-    >>> bool(np.allclose(causal, scaled_dot_product_attention(q, k, v, mask=causal_mask(10))[0], rtol=0, atol=1e-12))
+    >>> causal = tiled_attention(q, k, v, block_size=4, is_causal=True)
+    >>> bool(np.allclose(causal, scaled_dot_product_attention(q, k, v, is_causal=True).output, rtol=0, atol=1e-12))
     True
     """
-    q, k, v = as_matrices("(..., n, d)", q=q, k=k, v=v)
-    check_same_d_k(q, k)
-    check_same_n_k(k, v)
-    batch_shape = broadcast_batch_shape(q=q, k=k, v=v)
+    inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
     block_size = check_positive_int(block_size, "block_size")
-    causal = _check_causal(causal)
-    n_q, n_k, d_k, d_v = q.shape[-2], k.shape[-2], q.shape[-1], v.shape[-1]
-    if causal and n_q != n_k:
-        raise ValueError(
-            f"causal=True needs as many queries as keys (query i sees keys 0..i), got n_q={n_q} and n_k={n_k}"
-        )
-    scale = 1.0 / math.sqrt(d_k) if scale is None else check_scale(scale)
-
-    out_dtype = q.dtype
-    work = np.promote_types(out_dtype, np.float32)  # float16 -> float32, float32/float64 unchanged
-    q, k, v = (array.astype(work, copy=False) for array in (q, k, v))
-    output = np.empty(batch_shape + (n_q, d_v), dtype=out_dtype)  # (..., n_q, d_v): the only O(n) result
+    q, k_t, v = inputs.q, np.swapaxes(inputs.k, -1, -2), inputs.v  # (..., n_q, d_k), (..., d_k, n_k), (..., n_k, d_v)
+    n_q, n_k, d_v = inputs.n_q, inputs.n_k, v.shape[-1]
+    mask = None if inputs.mask is None else np.broadcast_to(inputs.mask, np.broadcast_shapes(inputs.mask.shape, (n_q, n_k)))
+    tile_batch = np.broadcast_shapes(q.shape[:-2], k_t.shape[:-2], () if mask is None else mask.shape[:-2])
+    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.dtype)  # (..., n_q, d_v): the only O(n) result
 
     for q0 in range(0, n_q, block_size):
         q1 = min(q0 + block_size, n_q)
-        q_block = q[..., q0:q1, :]  # (..., bq, d_k)
-        m = np.full(batch_shape + (q1 - q0, 1), -np.inf, dtype=work)  # running max per query row
-        l = np.zeros(batch_shape + (q1 - q0, 1), dtype=work)  # running Σ exp(s - m)
-        acc = np.zeros(batch_shape + (q1 - q0, d_v), dtype=work)  # running Σ exp(s - m)·v
+        q_block = q[..., q0:q1, :] * inputs.scale  # (..., bq, d_k): scale the queries, not every tile of scores
+        m = np.full(tile_batch + (q1 - q0, 1), -np.inf, dtype=inputs.work_dtype)  # running max per query row
+        l = np.zeros(tile_batch + (q1 - q0, 1), dtype=inputs.work_dtype)  # running Σ exp(s - m)
+        acc = np.zeros(inputs.batch_shape + (q1 - q0, d_v), dtype=inputs.work_dtype)  # Σ exp(s - m)·v / ℓ so far
         # Causal: keys after this block's last query are hidden from all of its rows, so stop there.
-        k_end = q1 if causal else n_k
+        k_end = min(q1, n_k) if inputs.is_causal else n_k
         for k0 in range(0, k_end, block_size):
             k1 = min(k0 + block_size, k_end)
-            with np.errstate(over="ignore", invalid="ignore"):  # overflow becomes an error just below
-                s = q_block @ np.swapaxes(k[..., k0:k1, :], -1, -2)  # (..., bq, d_k) @ (..., d_k, bk) -> (..., bq, bk)
-                s *= scale
-            check_computed_finite(s, "q·kᵀ·scale")
-            if causal and k1 - 1 > q0:  # the tile reaches above the diagonal: hide keys j > i
-                visible = np.arange(k0, k1) <= np.arange(q0, q1)[:, None]  # (bq, bk)
-                s = np.where(visible, s, -np.inf)  # every row keeps key k0 <= q0 <= i: never all -inf
-            m_new = np.maximum(m, s.max(axis=-1, keepdims=True))  # (..., bq, 1), finite from the first tile on
-            correction = np.exp(m - m_new)  # exp(-inf) = 0 on the first tile; 1 where the max did not grow
-            p = np.exp(s - m_new)  # (..., bq, bk), every entry <= 1: no overflow
-            l = l * correction + p.sum(axis=-1, keepdims=True)
-            acc = acc * correction + p @ v[..., k0:k1, :]  # (..., bq, bk) @ (..., bk, d_v) -> (..., bq, d_v)
-            m = m_new
-        output[..., q0:q1, :] = acc / l  # l >= 1: the row's largest term is exp(0)
+            with np.errstate(over="ignore", invalid="ignore"):  # overflow shows as a NaN/+inf maximum below
+                s = q_block @ k_t[..., :, k0:k1]  # (..., bq, d_k) @ (..., d_k, bk) -> (..., bq, bk)
+            if mask is not None:
+                s = np.where(mask[..., q0:q1, k0:k1], s, -np.inf)
+            elif inputs.is_causal and k1 - 1 > q0:  # the tile reaches above the diagonal: hide keys j > i
+                np.copyto(s, -np.inf, where=np.arange(k0, k1) > np.arange(q0, q1)[:, None])
+            m, l, acc = _online_softmax_update(s, v[..., k0:k1, :], m, l, acc)
+        if np.isneginf(m).any():  # every score of a row overflowed to -inf (masks leave each row a key)
+            _overflow(inputs.work_dtype)
+        with np.errstate(over="ignore", invalid="ignore"):  # float16 can overflow on the way back; checked below
+            output[..., q0:q1, :] = acc
+    check_computed_finite(output, "weights·v")
     return output
+
+
+def _overflow(dtype: np.dtype[Any]) -> NoReturn:
+    raise ValueError(f"q·kᵀ·scale overflowed to inf/NaN in {dtype}; the inputs are too large for this dtype")
+
+
+def _online_softmax_update(
+    s: np.ndarray, v: np.ndarray, m: np.ndarray, l: np.ndarray, acc: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fold one tile of scores s (..., bq, bk) and its values v (..., bk, d_v) into the running m, ℓ and output."""
+    block_max = s.max(axis=-1, keepdims=True)  # (..., bq, 1); -inf for a row whose keys here are all hidden
+    if np.isnan(block_max).any() or np.isposinf(block_max).any():
+        _overflow(s.dtype)
+    m_new = np.maximum(m, block_max)
+    m_safe = np.where(np.isneginf(m_new), 0.0, m_new)  # a row with nothing visible yet: keep exp(-inf - 0) = 0
+    correction = np.exp(m - m_safe)  # exp(-inf) = 0 on a row's first keys; 1 where the max did not grow
+    with np.errstate(over="ignore"):  # -1e308 - 1e308 = -inf is right: its weight is 0
+        np.subtract(s, m_safe, out=s)
+    np.exp(s, out=s)  # p = exp(s - m_new), every entry <= 1: no overflow
+    l_old = l * correction
+    l_new = l_old + s.sum(axis=-1, keepdims=True)
+    l_safe = np.where(l_new == 0.0, 1.0, l_new)  # 0 only while nothing is visible: then acc stays 0
+    s /= l_safe  # p / ℓ_new: this tile's weights, as far as the keys seen so far go
+    acc = acc * (l_old / l_safe) + s @ v  # (..., bq, bk) @ (..., bk, d_v) -> (..., bq, d_v)
+    return m_new, l_new, acc
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,18 +179,18 @@ def online_softmax_steps(scores: ArrayLike, block_size: int, v: ArrayLike | None
     check_finite(scores, "scores")
     block_size = check_positive_int(block_size, "block_size")
     n_q, n_k = scores.shape
-    if v is not None:
-        v = as_float_array(v, "v")
-        if v.ndim != 2:
-            raise ValueError(f"v must be a 2-D matrix (n_k, d_v), got shape {v.shape}")
-        check_not_empty(v, "v")
-        check_finite(v, "v")
-        if v.shape[0] != n_k:
-            raise ValueError(f"scores has n_k={n_k} keys but v has {v.shape[0]} values (v.shape={v.shape})")
+    values = None if v is None else as_float_array(v, "v")
+    if values is not None:
+        if values.ndim != 2:
+            raise ValueError(f"v must be a 2-D matrix (n_k, d_v), got shape {values.shape}")
+        check_not_empty(values, "v")
+        check_finite(values, "v")
+        if values.shape[0] != n_k:
+            raise ValueError(f"scores has n_k={n_k} keys but v has {values.shape[0]} values (v.shape={values.shape})")
 
     m = np.full(n_q, -np.inf)
     l = np.zeros(n_q)
-    acc = None if v is None else np.zeros((n_q, v.shape[1]))
+    acc = None if values is None else np.zeros((n_q, values.shape[1]))
     steps = []
     for k0 in range(0, n_k, block_size):
         k1 = min(k0 + block_size, n_k)
@@ -194,8 +200,8 @@ def online_softmax_steps(scores: ArrayLike, block_size: int, v: ArrayLike | None
         correction = np.exp(m - m_new)
         exps = np.exp(block - m_new[:, None])
         l = l * correction + exps.sum(axis=1)
-        if acc is not None:
-            acc = acc * correction[:, None] + exps @ v[k0:k1]
+        if acc is not None and values is not None:
+            acc = acc * correction[:, None] + exps @ values[k0:k1]
         m = m_new
         weights = np.exp(scores[:, :k1] - m[:, None]) / l[:, None]
         steps.append(OnlineSoftmaxStep(range(k0, k1), block_max, m, correction, exps, l, weights, acc))

@@ -1,0 +1,121 @@
+"""The inputs of one attention call, checked once: what the plain and the tiled attention share."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from qkv._checks import as_matrices, broadcast_batch_shape, check_flag, check_same_d_k, check_scale
+
+
+@dataclass(frozen=True)
+class AttentionInputs:
+    """q, k, v in the dtype the arithmetic runs in, and the options, all checked."""
+
+    q: np.ndarray  # (..., n_q, d_k), in work_dtype
+    k: np.ndarray  # (..., n_k, d_k), in work_dtype; K/V heads already repeated for grouped-query attention
+    v: np.ndarray  # (..., n_k, d_v), in work_dtype
+    mask: np.ndarray | None  # boolean, broadcastable to (*batch_shape, n_q, n_k); True = may attend
+    is_causal: bool  # query i sees keys 0..i (PyTorch's top-left alignment when n_q != n_k)
+    scale: float  # a Python float, so it never widens float32
+    batch_shape: tuple[int, ...]  # the broadcast leading dims of q, k, v
+    dtype: np.dtype[Any]  # the dtype of the results: numpy's promotion of the inputs
+    work_dtype: np.dtype[Any]  # dtype of the arithmetic: at least float32, as PyTorch does on the CPU
+
+    @property
+    def n_q(self) -> int:
+        return int(self.q.shape[-2])
+
+    @property
+    def n_k(self) -> int:
+        return int(self.k.shape[-2])
+
+
+def _repeat_kv_heads(q: np.ndarray, kv: np.ndarray, name: str) -> np.ndarray:
+    """Grouped-query attention: each K/V head serves heads_q / heads_kv consecutive query heads."""
+    if q.ndim < 3 or kv.ndim < 3:
+        raise ValueError(
+            f"enable_gqa=True needs a heads axis (..., heads, n, d) on q and {name}, "
+            f"got q.shape={q.shape}, {name}.shape={kv.shape}"
+        )
+    heads, kv_heads = q.shape[-3], kv.shape[-3]
+    if kv_heads == heads:
+        return kv
+    if kv_heads == 0 or heads % kv_heads:
+        raise ValueError(
+            f"q has {heads} heads, not a multiple of {name}'s {kv_heads} heads "
+            f"(q.shape={q.shape}, {name}.shape={kv.shape}); grouped-query attention shares each K/V head "
+            "among an equal group of query heads"
+        )
+    return np.repeat(kv, heads // kv_heads, axis=-3)  # (..., kv_heads, n_k, d) -> (..., heads, n_k, d)
+
+
+def _batch_shape(q: np.ndarray, k: np.ndarray, v: np.ndarray, enable_gqa: bool) -> tuple[int, ...]:
+    try:
+        return broadcast_batch_shape(q=q, k=k, v=v)
+    except ValueError as error:
+        heads_q, heads_kv = q.shape[-3] if q.ndim > 2 else 1, k.shape[-3] if k.ndim > 2 else 1
+        if not enable_gqa and heads_kv > 1 and heads_q % heads_kv == 0:
+            raise ValueError(f"{error}; for grouped-query attention pass enable_gqa=True") from None
+        raise
+
+
+def check_mask(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray:
+    """A boolean mask (True = may attend) that broadcasts to the scores' shape, with at least one key per query row."""
+    if isinstance(mask, np.ma.MaskedArray):
+        raise TypeError("mask is a numpy.ma.MaskedArray; pass a plain boolean array (True = may attend)")
+    mask = np.asarray(mask)
+    checked: np.ndarray = mask
+    if mask.dtype != np.bool_:
+        raise TypeError(
+            f"mask must be boolean (True = may attend), got dtype {mask.dtype}; "
+            "convert it with mask.astype(bool) if 1 means 'may attend' (additive float masks are not supported)"
+        )
+    try:
+        fits = np.broadcast_shapes(mask.shape, scores_shape) == scores_shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"mask of shape {mask.shape} does not broadcast to the scores' shape (..., n_q, n_k) = {scores_shape}"
+        )
+    # A row with no allowed key would be softmax over nothing: 0/0 = NaN. Say which row instead.
+    blocked = ~np.atleast_1d(mask).any(axis=-1)  # (..., n_q) of the mask as given, before broadcasting
+    if blocked.any():
+        *batch, row = (int(i) for i in np.argwhere(np.broadcast_to(blocked, scores_shape[:-1]))[0])
+        where = f" (batch index {tuple(batch)})" if batch else ""
+        raise ValueError(f"query row {row}{where} has every key masked; softmax over no keys is undefined")
+    return checked
+
+
+def attention_inputs(
+    q: Any, k: Any, v: Any, *, mask: Any, scale: Any, is_causal: Any, enable_gqa: Any
+) -> AttentionInputs:
+    """Check and convert everything an attention call gets, once, in the order a reader would."""
+    q, k, v = as_matrices("(..., n, d)", q=q, k=k, v=v)
+    check_same_d_k(q, k)
+    if k.shape[-2] != v.shape[-2]:  # every key needs exactly one value
+        raise ValueError(
+            f"k has n_k={k.shape[-2]} keys but v has {v.shape[-2]} values (k.shape={k.shape}, v.shape={v.shape})"
+        )
+    if k.shape[-2] == 0:
+        raise ValueError(f"k has no keys (k.shape={k.shape}); softmax over no keys is undefined")
+    if q.shape[-1] == 0:
+        raise ValueError(f"q and k have d_k=0 (q.shape={q.shape}); there is nothing to compare")
+    is_causal = check_flag(is_causal, "is_causal")
+    if check_flag(enable_gqa, "enable_gqa"):
+        k, v = _repeat_kv_heads(q, k, "k"), _repeat_kv_heads(q, v, "v")
+    batch_shape = _batch_shape(q, k, v, enable_gqa)
+    n_q, n_k = q.shape[-2], k.shape[-2]
+    if mask is not None:
+        if is_causal:
+            raise ValueError("pass either mask= or is_causal=True, not both (as in PyTorch)")
+        mask = check_mask(mask, batch_shape + (n_q, n_k))
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else check_scale(scale)
+    dtype = q.dtype
+    work_dtype = np.promote_types(dtype, np.float32)  # float16 -> float32; float32/float64 unchanged
+    q, k, v = (array.astype(work_dtype, copy=False) for array in (q, k, v))
+    return AttentionInputs(q, k, v, mask, is_causal, scale, batch_shape, dtype, work_dtype)
