@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import tracemalloc
+import warnings
+
 import numpy as np
 import pytest
 
 from qkv import (
+    Attention,
     attention_scores,
     causal_mask,
     cross_attention,
@@ -13,6 +17,7 @@ from qkv import (
     scaled_dot_product_attention,
     self_attention,
     softmax,
+    tiled_attention,
 )
 
 RNG = np.random.default_rng(1234)
@@ -139,3 +144,109 @@ def test_inputs_are_not_modified() -> None:
     scaled_dot_product_attention(q, k, v, mask=causal_mask(3))
     for array, copy in zip((q, k, v), copies):
         assert np.array_equal(array, copy)
+
+
+# ---- the PyTorch surface: keyword-only options, a named tuple, is_causal, enable_gqa ---------------
+
+
+def test_the_result_is_a_named_tuple_of_output_and_weights() -> None:
+    q, k, v = RNG.normal(size=(3, 4)), RNG.normal(size=(5, 4)), RNG.normal(size=(5, 2))
+    result = scaled_dot_product_attention(q, k, v)
+    output, weights = result
+    assert isinstance(result, Attention) and result._fields == ("output", "weights")
+    assert result.output is output and result.weights is weights
+
+
+def test_options_are_keyword_only() -> None:
+    # PyTorch's 4th and 5th positional arguments are attn_mask and dropout_p: a positional
+    # 5th argument here (once `scale`) would silently mean something else. Both refuse.
+    q = np.ones((2, 3))
+    with pytest.raises(TypeError, match="positional argument"):
+        scaled_dot_product_attention(q, q, q, causal_mask(2))  # type: ignore[misc]
+    with pytest.raises(TypeError, match="positional argument"):
+        tiled_attention(q, q, q, 2)  # type: ignore[misc]
+    with pytest.raises(TypeError, match="positional argument"):
+        attention_scores(q, q, 1.0)  # type: ignore[misc]
+    with pytest.raises(TypeError, match="positional argument"):
+        self_attention(q, np.ones((3, 3)), np.ones((3, 3)), np.ones((3, 3)), causal_mask(2))  # type: ignore[misc]
+
+
+def test_is_causal_is_the_causal_mask() -> None:
+    q, k, v = RNG.normal(size=(2, 6, 4)), RNG.normal(size=(2, 6, 4)), RNG.normal(size=(2, 6, 3))
+    expected = scaled_dot_product_attention(q, k, v, mask=causal_mask(6))
+    result = scaled_dot_product_attention(q, k, v, is_causal=True)
+    np.testing.assert_array_equal(result.weights, expected.weights)
+    np.testing.assert_array_equal(result.output, expected.output)
+
+
+def test_is_causal_and_a_mask_together_are_refused_as_in_pytorch() -> None:
+    q = np.ones((2, 3))
+    with pytest.raises(ValueError, match=r"pass either mask= or is_causal=True, not both"):
+        scaled_dot_product_attention(q, q, q, mask=causal_mask(2), is_causal=True)
+
+
+def test_grouped_query_attention_shares_each_kv_head_among_a_group_of_query_heads() -> None:
+    q = RNG.normal(size=(2, 6, 5, 8))  # (batch, 6 query heads, n_q, d_k)
+    k, v = RNG.normal(size=(2, 2, 7, 8)), RNG.normal(size=(2, 2, 7, 3))  # 2 K/V heads: groups of 3
+    result = scaled_dot_product_attention(q, k, v, enable_gqa=True)
+    assert result.output.shape == (2, 6, 5, 3) and result.weights.shape == (2, 6, 5, 7)
+    for head in range(6):
+        expected = scaled_dot_product_attention(q[:, head], k[:, head // 3], v[:, head // 3])
+        np.testing.assert_allclose(result.output[:, head], expected.output, rtol=0, atol=1e-14)
+    with pytest.raises(ValueError, match="for grouped-query attention pass enable_gqa=True"):
+        scaled_dot_product_attention(q, k, v)
+    with pytest.raises(ValueError, match="q has 6 heads, not a multiple of k's 4 heads"):
+        scaled_dot_product_attention(q, RNG.normal(size=(2, 4, 7, 8)), RNG.normal(size=(2, 4, 7, 3)), enable_gqa=True)
+    with pytest.raises(ValueError, match=r"enable_gqa=True needs a heads axis \(..., heads, n, d\)"):
+        scaled_dot_product_attention(q[0, 0], k[0, 0], v[0, 0], enable_gqa=True)
+
+
+# ---- float16: computed in float32, returned in float16 ---------------------------------------------
+
+
+def test_float16_is_as_accurate_as_float32_rounded_to_float16() -> None:
+    q, k, v = (RNG.normal(size=(64, 32)).astype(np.float16) for _ in range(3))
+    exact = scaled_dot_product_attention(*(a.astype(np.float64) for a in (q, k, v)))
+    result = scaled_dot_product_attention(q, k, v)
+    # Within one float16 rounding (2⁻¹¹ relative) of the exact answer, plus float32's own.
+    np.testing.assert_allclose(result.output, exact.output, rtol=2**-11, atol=2**-14)
+    np.testing.assert_allclose(result.weights, exact.weights, rtol=2**-11, atol=2**-24)
+
+
+# ---- regressions: no silent wrong answers ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["q", "k", "v"])
+def test_masked_arrays_are_refused_not_silently_unmasked(name: str) -> None:
+    # Reproducer: np.ma inputs lost their mask, and the hidden entries were used as data.
+    arrays = {"q": np.ones((2, 3)), "k": np.ones((2, 3)), "v": np.ones((2, 3))}
+    arrays[name] = np.ma.masked_array([[1.0, 2.0, 3.0], [4.0, 5.0, 1e9]], mask=[[0, 0, 0], [0, 0, 1]])
+    with pytest.raises(TypeError, match=rf"{name} is a numpy.ma.MaskedArray, whose mask qkv would ignore"):
+        scaled_dot_product_attention(**arrays)
+    with pytest.raises(TypeError, match="x is a numpy.ma.MaskedArray"):
+        softmax(arrays[name])
+    with pytest.raises(TypeError, match="mask is a numpy.ma.MaskedArray"):
+        scaled_dot_product_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 3)), mask=np.ma.masked_array(causal_mask(2)))
+
+
+def test_softmax_of_extreme_logits_is_quiet() -> None:
+    # Reproducer: softmax([1e308, -1e308]) leaked "RuntimeWarning: overflow encountered in subtract".
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert softmax([1e308, -1e308]).tolist() == [1.0, 0.0]
+        q, k = np.array([[1e154]]), np.array([[1e154], [-1e154]])
+        assert scaled_dot_product_attention(q, k, np.eye(2), scale=1.0).weights.tolist() == [[1.0, 0.0]]
+
+
+@pytest.mark.parametrize(("dtype", "n"), [(np.float32, 512), (np.float64, 512), (np.float16, 4096)])
+def test_the_weights_are_the_only_n_by_n_array(dtype: type, n: int) -> None:
+    q, k, v = (RNG.normal(size=(n, 64)).astype(dtype) for _ in range(3))
+    scaled_dot_product_attention(q[:2], k[:2], v[:2])  # first calls allocate caches of their own
+    tracemalloc.start()
+    try:
+        scaled_dot_product_attention(q, k, v)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    matrix = n * n * np.dtype(dtype).itemsize  # one n×n array of the input dtype: the weights returned
+    assert matrix <= peak <= 1.5 * matrix, peak / matrix

@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from qkv import causal_mask, scaled_dot_product_attention  # noqa: E402
+from qkv import causal_mask, scaled_dot_product_attention, tiled_attention  # noqa: E402
 
 TOLERANCE = 1e-6
 N_CASES = 100
@@ -105,3 +105,47 @@ def test_causal_mask_matches_torch_is_causal(dtype: str) -> None:
         *(torch.from_numpy(a) for a in (q, k, v)), is_causal=True
     )
     assert_close(output, expected, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(("n_q", "n_k"), [(9, 9), (4, 11), (11, 4)])
+def test_is_causal_matches_torch_also_when_n_q_and_n_k_differ(dtype: str, n_q: int, n_k: int) -> None:
+    rng = np.random.default_rng(n_q * 100 + n_k)
+    q = rng.normal(size=(2, 3, n_q, 16)).astype(dtype)
+    k, v = (rng.normal(size=(2, 3, n_k, 16)).astype(dtype) for _ in range(2))
+    expected = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q, k, v)), is_causal=True)
+    assert_close(scaled_dot_product_attention(q, k, v, is_causal=True).output, expected, dtype)
+    assert_close(tiled_attention(q, k, v, is_causal=True, block_size=3), expected, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize(("heads", "kv_heads"), [(8, 2), (8, 1), (4, 4)])
+def test_enable_gqa_matches_torch(dtype: str, heads: int, kv_heads: int) -> None:
+    rng = np.random.default_rng(heads * 10 + kv_heads)
+    q = rng.normal(size=(2, heads, 7, 16)).astype(dtype)
+    k, v = (rng.normal(size=(2, kv_heads, 9, 16)).astype(dtype) for _ in range(2))
+    expected = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q, k, v)), enable_gqa=True)
+    assert_close(scaled_dot_product_attention(q, k, v, enable_gqa=True).output, expected, dtype)
+    assert_close(tiled_attention(q, k, v, enable_gqa=True, block_size=4), expected, dtype)
+
+
+def test_float16_is_at_least_as_accurate_as_torch_float16() -> None:
+    # Both compute in float32 and round to float16; against the float64 answer of the same
+    # float16 inputs, qkv's error must not exceed PyTorch's (it was 3-4× larger in pure float16).
+    rng = np.random.default_rng(16)
+    q, k, v = (rng.normal(size=(4, 256, 64)).astype(np.float16) for _ in range(3))
+    exact = scaled_dot_product_attention(*(a.astype(np.float64) for a in (q, k, v))).output
+    ours = scaled_dot_product_attention(q, k, v).output
+    theirs = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q, k, v))).numpy()
+    assert ours.dtype == np.float16 and theirs.dtype == np.float16
+    our_error = np.abs(ours.astype(np.float64) - exact).max()
+    their_error = np.abs(theirs.astype(np.float64) - exact).max()
+    assert our_error <= their_error * 1.01, (our_error, their_error)
+    assert our_error <= 2**-11  # half a float16 unit at 1, and the outputs are within ±1
+
+
+def test_the_reproducer_of_float16_overflow_matches_torch() -> None:
+    q = np.full((1, 16), 64, np.float16)  # q·k = 65,536: past the float16 maximum in pure float16
+    expected = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(q),) * 3).numpy()
+    assert np.array_equal(scaled_dot_product_attention(q, q, q).output, expected)
+    assert np.array_equal(tiled_attention(q, q, q), expected)

@@ -14,8 +14,8 @@ from qkv._inputs import AttentionInputs, attention_inputs
 # Rows of scores handled at once: about 1 MiB of float32, so that the softmax passes over a block
 # of rows run in the CPU's cache instead of streaming the whole n×n matrix from memory each time.
 _BLOCK_ELEMENTS = 1 << 18
-# float16 is computed in float32 row chunks of at least this many rows (BLAS is slow on thin matrices).
-_MIN_CHUNK_ROWS = 256
+# float16 is computed in float32 chunks of n_q/16 rows, but at least this many (BLAS is slow on thin matrices).
+_MIN_CHUNK_ROWS = 64
 
 
 class Attention(NamedTuple):
@@ -117,9 +117,9 @@ def scaled_dot_product_attention(
     q_scaled = q * inputs.scale  # (..., n_q, d_k): scale the n×d queries, not the n×n scores
     k_t = np.swapaxes(k, -1, -2)  # (..., d_k, n_k)
     # float32/float64: the scores are computed straight into the weights array and turned into
-    # weights in place. float16: a float32 buffer of at most an eighth of the rows at a time.
+    # weights in place. float16: a float32 buffer of a sixteenth of the rows at a time.
     in_place = inputs.work_dtype == inputs.dtype
-    chunk = max(1, n_q) if in_place else max(_MIN_CHUNK_ROWS, -(-n_q // 8))
+    chunk = max(1, n_q) if in_place else max(_MIN_CHUNK_ROWS, -(-n_q // 16))
     rows = max(1, _BLOCK_ELEMENTS // max(1, math.prod(weights_batch) * n_k))  # rows per cache-sized block
     for c0 in range(0, n_q, chunk):
         c1 = min(c0 + chunk, n_q)
@@ -131,9 +131,11 @@ def scaled_dot_product_attention(
             _hide_masked_keys(block, inputs, c0 + r0, c0 + r0 + block.shape[-2])
             _softmax_rows(block)
         with np.errstate(over="ignore", invalid="ignore"):  # checked below
-            output[..., c0:c1, :] = scores @ v  # (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
-        if not in_place:
-            weights[..., c0:c1, :] = scores  # rounded to float16 once, at the end
+            if in_place:
+                np.matmul(scores, v, out=output[..., c0:c1, :])  # (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
+            else:  # rounded to float16 once, at the end
+                output[..., c0:c1, :] = scores @ v
+                weights[..., c0:c1, :] = scores
     check_computed_finite(output, "weights·v")
     return Attention(output, np.broadcast_to(weights, inputs.batch_shape + (n_q, n_k)))
 
