@@ -1,14 +1,18 @@
-"""Time qkv's attention against PyTorch's CPU kernel and a pure-Python loop, n = 128 … 4,096, d = 64, float32.
+"""Time qkv's attention against PyTorch's CPU kernel and a pure-Python loop, n = 128 … 4,096, d = 64, float32 (and float16).
 
     .venv/bin/python benchmarks/attention_speed.py            # full run, writes benchmarks/results/attention_speed.json
     .venv/bin/python benchmarks/attention_speed.py --quick    # seconds: checks the script works, saves nothing
 
 Implementations, measured side by side in one run on the same inputs:
 
-- qkv:    qkv.scaled_dot_product_attention (numpy; it also validates the inputs and returns the weights)
-- tiled:  qkv.tiled_attention, block_size 128 (numpy, a Python loop over 128×128 tiles)
-- torch:  torch.nn.functional.scaled_dot_product_attention on CPU, on the same float32 buffers
-- python: plain Python loops, one dot product and one exp at a time (only up to n = 256: it is slow)
+- qkv:          qkv.scaled_dot_product_attention (numpy; it also validates the inputs and returns the weights)
+- qkv_float16:  the same on float16 copies of the inputs (computed in float32, returned in float16)
+- tiled:        qkv.tiled_attention with its default block_size (numpy, a Python loop over tiles)
+- torch:        torch.nn.functional.scaled_dot_product_attention on CPU, on the same float32 buffers
+- python:       plain Python loops, one dot product and one exp at a time (only up to n = 256: it is slow)
+
+A second part times qkv.tiled_attention for several block sizes, side by side, and prints the
+sweep: the default block size is the one this sweep found fastest.
 
 Repeats are interleaved (every implementation once, then again, in a rotating order) so that a
 burst of load on a shared machine hits all of them alike; the median of the repeats is reported.
@@ -26,10 +30,15 @@ import numpy as np
 from _common import machine_info, median, output_path, parser, run_main, table, verdict, write_results
 
 from qkv import scaled_dot_product_attention, tiled_attention
+from qkv.tiled import DEFAULT_BLOCK_SIZE
 
-TARGET_N, TARGET_RATIO = 2048, 1.5
+TARGET_NS, TARGET_RATIO = (512, 4096), 1.15  # qkv/torch at every n in this range
+FLOAT16_RATIO = 1.5  # qkv float16 / qkv float32, same range
 FULL_NS = [128, 256, 512, 1024, 2048, 4096]
 QUICK_NS = [32, 64]
+SWEEP_NS, SWEEP_BLOCK_SIZES = [1024, 4096], [64, 128, 256, 512, 1024, 2048]
+QUICK_SWEEP_NS, QUICK_SWEEP_BLOCK_SIZES = [64], [16, 32, 64]
+SWEEP_REPEATS = 5
 D = 64
 PYTHON_MAX_N = 256
 MIN_SAMPLE_SECONDS = 0.05  # calls that take less are repeated within one sample
@@ -56,6 +65,7 @@ def implementations(q: np.ndarray, k: np.ndarray, v: np.ndarray, torch) -> dict[
     functional = torch.nn.functional
     tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))  # the same float32 buffers, no copy
     lists = [x.astype(np.float64).tolist() for x in (q, k, v)]
+    q16, k16, v16 = (x.astype(np.float16) for x in (q, k, v))
 
     def run_torch():
         with torch.inference_mode():
@@ -63,7 +73,8 @@ def implementations(q: np.ndarray, k: np.ndarray, v: np.ndarray, torch) -> dict[
 
     found = {
         "qkv": lambda: scaled_dot_product_attention(q, k, v),
-        "tiled": lambda: tiled_attention(q, k, v, block_size=128),
+        "qkv_float16": lambda: scaled_dot_product_attention(q16, k16, v16),
+        "tiled": lambda: tiled_attention(q, k, v),
         "torch": run_torch,
     }
     if q.shape[0] <= PYTHON_MAX_N:
@@ -75,8 +86,9 @@ def check_outputs(functions: dict[str, Callable[[], object]]) -> None:
     reference = np.asarray(functions["qkv"]()[0], dtype=np.float64)
     for name, function in functions.items():
         result = function()
-        result = result[0] if name == "qkv" else result
-        np.testing.assert_allclose(np.asarray(result, dtype=np.float64), reference, rtol=1e-4, atol=1e-5, err_msg=name)
+        result = result[0] if name.startswith("qkv") else result
+        tolerance = 2e-3 if name == "qkv_float16" else 1e-5  # float16 inputs are rounded to 11 bits
+        np.testing.assert_allclose(np.asarray(result, dtype=np.float64), reference, rtol=1e-4, atol=tolerance, err_msg=name)
 
 
 def time_once(function: Callable[[], object], calls: int) -> float:
@@ -117,6 +129,29 @@ def measure(n: int, repeats: int, torch, rng: np.random.Generator, pause: float)
     }
 
 
+def sweep_block_sizes(ns: list[int], block_sizes: list[int], repeats: int, rng: np.random.Generator,
+                      pause: float) -> list[dict]:
+    """Time tiled_attention at each block size, interleaved like `measure`; one row per (n, block_size)."""
+    rows = []
+    for n in ns:
+        q, k, v = (rng.standard_normal((n, D), dtype=np.float32) for _ in range(3))
+        functions = {size: (lambda size=size: tiled_attention(q, k, v, block_size=size)) for size in block_sizes if size <= n}
+        calls = {size: calibrate(f, pause) for size, f in functions.items()}
+        samples: dict[int, list[float]] = {size: [] for size in functions}
+        sizes = list(functions)
+        for repeat in range(repeats):
+            for size in sizes[repeat % len(sizes):] + sizes[:repeat % len(sizes)]:
+                time.sleep(pause)
+                samples[size].append(time_once(functions[size], calls[size]))
+        rows += [{"n": n, "block_size": size, "median_s": median(times), "samples_s": times} for size, times in samples.items()]
+    return rows
+
+
+def worst(ratios: dict[int, float]) -> tuple[int, float]:
+    n = max(ratios, key=lambda n: ratios[n])
+    return n, ratios[n]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=None, help="repeats per size (default 9; 1 with --quick)")
@@ -146,30 +181,67 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the pure-Python loop runs only for n <= {python_cap} (it takes seconds there and grows as n²)\n")
 
     rng = np.random.default_rng(0)
+    pause = 0.0 if args.quick else PAUSE_SECONDS
     rows, results = [], []
     for n in ns:
-        measured = measure(n, repeats, torch, rng, pause=0.0 if args.quick else PAUSE_SECONDS)
+        measured = measure(n, repeats, torch, rng, pause=pause)
         for name, entry in measured.items():
             results.append({"n": n, "implementation": name, **entry})
         t = {name: entry["median_s"] for name, entry in measured.items()}
         rows.append([
             f"{n:,}",
-            *(f"{t[name] * 1e3:.3g} ms" if name in t else "—" for name in ("qkv", "tiled", "torch", "python")),
+            *(f"{t[name] * 1e3:.3g} ms" if name in t else "—" for name in ("qkv", "qkv_float16", "tiled", "torch", "python")),
             f"{t['qkv'] / t['torch']:.2f}×",
+            f"{t['qkv_float16'] / t['qkv']:.2f}×",
             f"{t['tiled'] / t['torch']:.2f}×",
             f"{t['python'] / t['qkv']:,.0f}×" if "python" in t else "—",
         ])
         print(f"  n = {n:,} done", flush=True)
     print()
-    print(table(["n", "qkv", "tiled", "torch", "python", "qkv/torch", "tiled/torch", "python/qkv"], rows))
+    print(table(["n", "qkv", "qkv float16", "tiled", "torch", "python", "qkv/torch", "float16/float32", "tiled/torch",
+                 "python/qkv"], rows))
+
+    sweep_ns, sweep_sizes = (QUICK_SWEEP_NS, QUICK_SWEEP_BLOCK_SIZES) if args.quick else (SWEEP_NS, SWEEP_BLOCK_SIZES)
+    sweep = sweep_block_sizes(sweep_ns, sweep_sizes, 1 if args.quick else SWEEP_REPEATS, rng, pause)
+    print(f"\ntiled_attention by block_size (median of {1 if args.quick else SWEEP_REPEATS} interleaved repeats; "
+          f"the default is {DEFAULT_BLOCK_SIZE}):")
+    sweep_rows = []
+    for n in sweep_ns:
+        times = {row["block_size"]: row["median_s"] for row in sweep if row["n"] == n}
+        fastest = min(times.values())
+        sweep_rows.append([f"{n:,}", *(f"{times[size] * 1e3:.3g} ms ({times[size] / fastest:.2f}×)" if size in times else "—"
+                                       for size in sweep_sizes)])
+    print(table(["n", *(f"block {size}" for size in sweep_sizes)], sweep_rows))
 
     medians = {(r["n"], r["implementation"]): r["median_s"] for r in results}
-    target_n = TARGET_N if TARGET_N in ns else max(ns)
-    ratio = medians[(target_n, "qkv")] / medians[(target_n, "torch")]
-    met = ratio <= TARGET_RATIO
-    where = "" if target_n == TARGET_N else f" (--quick: checked at n = {target_n:,} instead)"
-    print(f"\ntarget: qkv within {TARGET_RATIO}× of PyTorch at n = {TARGET_N:,}: "
-          f"{verdict(met)} (qkv/torch = {ratio:.2f}×){where}")
+    in_range = [n for n in ns if TARGET_NS[0] <= n <= TARGET_NS[1]] or ns  # --quick: its own sizes
+    where = "" if in_range[0] == TARGET_NS[0] else f" (--quick: checked at n = {', '.join(map(str, in_range))} instead)"
+    speed_n, speed_ratio = worst({n: medians[(n, "qkv")] / medians[(n, "torch")] for n in in_range})
+    half_n, half_ratio = worst({n: medians[(n, "qkv_float16")] / medians[(n, "qkv")] for n in in_range})
+    best_sizes = {n: min((r for r in sweep if r["n"] == n), key=lambda r: r["median_s"])["block_size"] for n in sweep_ns}
+    default_slowdown = max(
+        next(r["median_s"] for r in sweep if r["n"] == n and r["block_size"] == DEFAULT_BLOCK_SIZE)
+        / min(r["median_s"] for r in sweep if r["n"] == n)
+        for n in sweep_ns
+        if any(r["n"] == n and r["block_size"] == DEFAULT_BLOCK_SIZE for r in sweep)
+    ) if any(r["block_size"] == DEFAULT_BLOCK_SIZE for r in sweep) else None
+    span = f"every n from {TARGET_NS[0]:,} to {TARGET_NS[1]:,}"
+    targets = {
+        "speed": {"description": f"qkv within {TARGET_RATIO}× of PyTorch at {span}", "n": speed_n, "ns": in_range,
+                  "limit": TARGET_RATIO, "ratio": speed_ratio, "met": speed_ratio <= TARGET_RATIO},
+        "float16": {"description": f"qkv float16 within {FLOAT16_RATIO}× of qkv float32 at {span}", "n": half_n, "ns": in_range,
+                    "limit": FLOAT16_RATIO, "ratio": half_ratio, "met": half_ratio <= FLOAT16_RATIO},
+    }
+    print(f"\ntarget: {targets['speed']['description']}: {verdict(targets['speed']['met'])} "
+          f"(worst qkv/torch = {speed_ratio:.2f}× at n = {speed_n:,}){where}")
+    print(f"target: {targets['float16']['description']}: {verdict(targets['float16']['met'])} "
+          f"(worst float16/float32 = {half_ratio:.2f}× at n = {half_n:,}){where}")
+    fastest_text = ", ".join(f"{size} at n = {n:,}" for n, size in best_sizes.items())
+    if default_slowdown is None:
+        print(f"tiled default block_size {DEFAULT_BLOCK_SIZE}: not in this sweep; fastest {fastest_text}")
+    else:
+        print(f"tiled default block_size {DEFAULT_BLOCK_SIZE}: at most {default_slowdown:.2f}× the fastest block size "
+              f"(fastest: {fastest_text})")
 
     write_results(output_path(args, "attention_speed"), {
         "benchmark": "attention_speed",
@@ -184,14 +256,19 @@ def main(argv: list[str] | None = None) -> int:
         "pause_note": "sleep before every sample so the other library's spinning thread pool goes idle",
         "implementations": {
             "qkv": "qkv.scaled_dot_product_attention (validates inputs, returns output and weights)",
-            "tiled": "qkv.tiled_attention(block_size=128)",
+            "qkv_float16": "qkv.scaled_dot_product_attention on float16 copies of the inputs",
+            "tiled": f"qkv.tiled_attention(block_size={DEFAULT_BLOCK_SIZE}), the default",
             "torch": "torch.nn.functional.scaled_dot_product_attention, CPU, inference_mode",
             "python": "pure-Python loops over rows, dot products and exp element by element",
         },
         "torch": torch_info,
         "results": results,
-        "target": {"description": f"qkv within {TARGET_RATIO}× of PyTorch at n = {TARGET_N:,}", "n": target_n,
-                   "limit": TARGET_RATIO, "ratio": ratio, "met": met},
+        "target": targets["speed"],
+        "targets": targets,
+        "tiled_default_block_size": DEFAULT_BLOCK_SIZE,
+        "block_size_sweep": {"ns": sweep_ns, "block_sizes": sweep_sizes, "results": sweep,
+                             "fastest": {str(n): size for n, size in best_sizes.items()},
+                             "default_vs_fastest": default_slowdown},
         "machine": machine,
     })
     return 0

@@ -1,0 +1,31 @@
+"""The package passes its linters: ruff (configured in pyproject.toml) and mypy --strict, both pinned in the test set."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+
+def run(*command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *command], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.parametrize("tool", ["ruff", "mypy"])
+def test_the_linters_are_installed(tool: str) -> None:
+    result = run(tool, "--version")
+    assert result.returncode == 0, f"{tool} is missing: pip install -c constraints.txt -e '.[test]'\n{result.stderr}"
+
+
+def test_ruff_finds_nothing_in_the_package() -> None:
+    result = run("ruff", "check", "--no-cache", "src/qkv")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_strict_finds_nothing_in_the_package() -> None:
+    result = run("mypy", "--strict", "--no-incremental", "src/qkv")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Success: no issues found" in result.stdout
