@@ -11,9 +11,10 @@ from numpy.typing import ArrayLike
 from qkv._checks import as_float_array, check_computed_finite, check_finite, check_not_empty, check_positive_int
 from qkv._inputs import attention_inputs
 
-# Chosen by measurement (benchmarks/attention_speed.py prints the sweep): larger tiles mean fewer
-# trips through the Python loop and larger, faster matrix products; memory grows as block_size².
-DEFAULT_BLOCK_SIZE = 512
+# Chosen by measurement (benchmarks/attention_speed.py prints the sweep): the smallest block size
+# within 25% of the fastest. Larger tiles mean fewer trips through the Python loop and larger,
+# faster matrix products, but their memory grows as block_size² (1024² float32: 4 MiB a tile).
+DEFAULT_BLOCK_SIZE = 1024
 
 
 def tiled_attention(
