@@ -24,7 +24,9 @@ from qkv_site.build_cache import block_cache, process_digest
 log = logging.getLogger("mkdocs.hooks.build_cache")
 
 CACHE = ".cache"
-_run_python = markdown_exec_python._run_python  # the function markdown-exec runs a block with
+# The function markdown-exec runs a block with (`mkdocs serve` loads this hook again for every
+# rebuild: unwrap the previous load's `_cached_run`).
+_run_python = getattr(markdown_exec_python._run_python, "__wrapped__", markdown_exec_python._run_python)
 _page: dict = {"uri": None, "earlier": {}, "ran": {}}  # the page being rendered and its sessions so far
 _notebooks_used: set = set()  # mkdocs-jupyter's record of used entries, shared by both language passes
 
@@ -50,6 +52,9 @@ def _cached_run(code: str, returncode: int | None = None, session: str | None = 
     if session:
         earlier.append(code)
     return output
+
+
+_cached_run.__wrapped__ = _run_python
 
 
 def on_config(config, **kwargs):
@@ -91,8 +96,13 @@ def on_env(env: jinja2.Environment, config, **kwargs) -> jinja2.Environment:
     return env
 
 
+def on_post_build(config, **kwargs) -> None:
+    _page["built"] = True  # every page of this pass was rendered
+
+
 def on_shutdown(**kwargs) -> None:
-    if "folder" in _page:
+    # Only after a finished build: a build that failed early asked for few outputs, not none needed.
+    if _page.get("built"):
         removed = block_cache(_page["folder"]).evict_unused()
         if removed:
             log.info(f"build cache: removed {removed} outputs of code blocks no page has any more")
