@@ -36,6 +36,7 @@ import http.server
 import json
 import os
 import re
+import resource
 import shutil
 import socket
 import subprocess
@@ -79,12 +80,32 @@ def clear_caches() -> list[str]:
     return removed
 
 
+# CPU seconds (user + system) of each timed build, by site folder name: on a shared machine the
+# wall-clock time includes waiting for other people's processes, the CPU time does not.
+CPU_S: dict[str, float] = {}
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _process_cpu(pid: int) -> float | None:
+    """CPU seconds a running process has used so far (Linux /proc; None elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
 def timed_build(site_dir: Path) -> float:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site_dir)]
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), _children_cpu()
     result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
+    CPU_S[site_dir.name] = _children_cpu() - start_cpu  # with the notebook kernels it starts
     if result.returncode != 0:
         sys.exit(f"mkdocs build failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
     return seconds
@@ -123,19 +144,22 @@ def time_edit_reload(edits: int = 3) -> dict:
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     original = EDITED_PAGE.read_text(encoding="utf-8")
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    times = []
+    times, cpu = [], []
     try:
         first = _wait_for(url, "</html>", server)
         for n in range(edits):
             marker = f"qkv-edit-{n}-{time.time_ns()}"
+            before = _process_cpu(server.pid)
             EDITED_PAGE.write_text(f"{original}\n{marker}\n", encoding="utf-8")
             times.append(_wait_for(url, marker, server))
+            after = _process_cpu(server.pid)
+            cpu.append(after - before if None not in (before, after) else None)
             time.sleep(1.0)  # let the watcher settle before the next edit
     finally:
         EDITED_PAGE.write_text(original, encoding="utf-8")
         server.terminate()
         server.wait(timeout=60)
-    return {"seconds": median(times), "each_s": times, "first_served_s": first,
+    return {"seconds": median(times), "each_s": times, "cpu_each_s": cpu, "first_served_s": first,
             "page": str(EDITED_PAGE.relative_to(ROOT)), "command": "mkdocs serve"}
 
 
@@ -381,15 +405,16 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["QKV_SITE_FONT_CACHE"] = fonts  # every build below, and this process, use this font cache
             removed = clear_caches()
             first = timed_build(Path(tmp) / "first")
-            print(f"first build on a new machine (empty font cache): {first:.1f} s", flush=True)
+            print(f"first build on a new machine (empty font cache): {first:.1f} s (CPU {CPU_S['first']:.1f} s)", flush=True)
             removed = clear_caches()
             cold = timed_build(Path(tmp) / "cold")
-            print(f"cold build: {cold:.1f} s (removed first: {', '.join(removed) or 'nothing'})", flush=True)
+            print(f"cold build: {cold:.1f} s (CPU {CPU_S['cold']:.1f} s; removed first: {', '.join(removed) or 'nothing'})", flush=True)
             cached = timed_build(Path(tmp) / "cached")
-            print(f"cached rebuild: {cached:.1f} s", flush=True)
+            print(f"cached rebuild: {cached:.1f} s (CPU {CPU_S['cached']:.1f} s)", flush=True)
             edit = time_edit_reload()
             print(f"edit one page under mkdocs serve: {edit['seconds']:.1f} s to the served page "
-                  f"(each: {', '.join(f'{t:.1f}' for t in edit['each_s'])} s)", flush=True)
+                  f"(each: {', '.join(f'{t:.1f}' for t in edit['each_s'])} s; CPU of the server: "
+                  f"{', '.join('?' if t is None else f'{t:.1f}' for t in edit['cpu_each_s'])} s)", flush=True)
             figures = time_figures(quick=False)
             print(f"figures (render_all, cold, in-process): {figures['seconds']:.1f} s for {figures['svg_files']} SVG files", flush=True)
             notebooks = time_notebooks()
@@ -397,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
             rest = cold - figures["seconds"] - notebooks["seconds"]
             print(f"the rest (Markdown, markdown-exec, theme, search, assets) = cold - figures - notebooks: {rest:.1f} s")
             site = Path(tmp) / "cold"
-            results["builds"] = {"first_s": first, "cold_s": cold, "cached_s": cached, "edit_reload": edit,
+            results["builds"] = {"first_s": first, "cold_s": cold, "cached_s": cached, "edit_reload": edit, "cpu_s": CPU_S,
                                  "cleared_before_cold": removed,
                                  "kept_for_cold": "the figure font in matplotlib's cache (made by the first build)"}
             results["stages"] = {"figures": figures, "notebooks": notebooks, "rest_s": rest}
