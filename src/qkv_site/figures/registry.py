@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import io
 import os
 import warnings
@@ -12,12 +11,9 @@ from pathlib import Path
 import matplotlib
 from matplotlib.figure import Figure
 
-import qkv
-import qkv_site.figures
 from qkv_site.figures import (
     asymmetry,
     dot_variance,
-    fonts,
     it_animal,
     memory,
     pipeline,
@@ -25,8 +21,9 @@ from qkv_site.figures import (
     softmax_saturation,
     worked_weights,
 )
-from qkv_site.figures import attention_time, kv_cache_sizes, results, tiled_memory
+from qkv_site.figures import attention_time, kv_cache_sizes, tiled_memory
 from qkv_site.figures.labels import LANGUAGES
+from qkv_site.figures.stamp import STAMP, source_digest
 from qkv_site.figures.style import THEMES, Theme, rc
 
 Draw = Callable[[Theme, str], Figure]
@@ -46,7 +43,6 @@ FIGURES: dict[str, Draw] = {
     "kv_cache_sizes": kv_cache_sizes.draw,
 }
 SCHEMES = tuple(THEMES)  # ("light", "dark"), Material's default and slate
-STAMP = ".stamp"
 
 # Without a metadata date or tool version, an unchanged figure gives byte-identical SVG.
 SVG_METADATA = {"Date": None, "Creator": None}
@@ -72,23 +68,6 @@ def render_svg(draw: Draw, lang: str, scheme: str) -> bytes:
         except UserWarning as warning:  # only the glyph warning is turned into an error above
             raise MissingGlyphError(f"{draw.__module__} ({lang}, {scheme}): {warning}") from warning
     return buffer.getvalue()
-
-
-def source_digest() -> str:
-    """sha256 of everything the figures depend on: the `qkv` and figure sources, benchmark results, matplotlib, the font."""
-    h = hashlib.sha256()
-    for package in (qkv, qkv_site.figures):
-        root = Path(package.__file__).parent
-        for path in sorted(root.rglob("*.py")):
-            h.update(f"{package.__name__}/{path.relative_to(root).as_posix()}\0".encode())
-            h.update(path.read_bytes())
-    # The measurement figures draw committed benchmark results: new results, new figures.
-    for path in results.result_files():
-        h.update(f"benchmarks/results/{path.name}\0".encode())
-        h.update(path.read_bytes())
-    h.update(f"matplotlib {matplotlib.__version__}\0".encode())
-    h.update(f"{fonts.SOURCE_FONT.name} {fonts.SOURCE_FONT.stat().st_size}\0".encode())
-    return h.hexdigest()
 
 
 def _write_if_changed(path: Path, content: bytes) -> bool:

@@ -1,7 +1,7 @@
 """The committed benchmark results (benchmarks/results/*.json) that the measurement figures and page draw from.
 
 They are produced by the scripts in benchmarks/ and committed, so that a site build draws the same
-figures everywhere. `registry.source_digest` hashes these files: new results redraw the figures.
+figures everywhere. `stamp.source_digest` hashes these files: new results redraw the figures.
 """
 
 from __future__ import annotations

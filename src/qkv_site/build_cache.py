@@ -1,0 +1,105 @@
+"""What a site build may reuse from the last one: code-block output and executed notebooks, keyed by their inputs.
+
+Everything the pages compute comes from `qkv` (and the helpers in `qkv_site`, and the committed
+benchmark results), so `inputs_digest` hashes those files; a block's cache key adds its own code
+and the code that ran before it in the same session on the same page. Change one character of
+`src/qkv` and every key changes: the next build recomputes every number.
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as folder:
+...     cache = BlockCache(Path(folder), digest="d1")
+...     key = cache.key(page="zh/a.md", session="s", earlier=[], code="print(1)", options={})
+...     cache.load(key) is None, cache.store(key, "1\\n"), cache.load(key)
+(True, None, '1\\n')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from functools import cache
+from importlib.metadata import version
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1]  # src/: the qkv and qkv_site packages
+ROOT = SRC.parent
+PACKAGES = ("qkv", "qkv_site")
+RESULTS = Path("benchmarks") / "results"  # committed measurements that pages and figures read
+LIBRARIES = ("numpy", "markdown-exec")  # their versions can change what a block prints
+
+
+def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS) -> str:
+    """sha256 of every file a page's computed content depends on, and the versions of the libraries.
+
+    >>> len(inputs_digest())
+    64
+    """
+    h = hashlib.sha256()
+    for package in PACKAGES:
+        root = src / package
+        for path in sorted(root.rglob("*.py")):
+            h.update(f"{package}/{path.relative_to(root).as_posix()}\0".encode())
+            h.update(path.read_bytes())
+    for path in sorted(results.glob("*.json")):
+        h.update(f"{RESULTS.as_posix()}/{path.name}\0".encode())
+        h.update(path.read_bytes())
+    for library in LIBRARIES:
+        h.update(f"{library} {version(library)}\0".encode())
+    return h.hexdigest()
+
+
+class BlockCache:
+    """The printed output of `python exec="on"` blocks, one small file per block under ``folder``."""
+
+    def __init__(self, folder: Path, digest: str) -> None:
+        self.folder = Path(folder)
+        self.digest = digest
+        self.used: set[str] = set()
+
+    def key(self, *, page: str, session: str | None, earlier: list[str], code: str, options: dict) -> str:
+        """The key of one block: the inputs digest, the page, the session's earlier code on it, the code, the options."""
+        payload = json.dumps([self.digest, page, session, earlier, code, options], sort_keys=True, default=str)
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+    def _path(self, key: str) -> Path:
+        return self.folder / f"{key}.txt"
+
+    def load(self, key: str) -> str | None:
+        """The stored output for ``key``, or None."""
+        self.used.add(key)
+        try:
+            return self._path(key).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+
+    def store(self, key: str, output: str) -> None:
+        """Keep ``output`` for ``key`` (written whole or not at all)."""
+        self.used.add(key)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        partial = self._path(key).with_name(f".{key}.{os.getpid()}.tmp")
+        partial.write_text(output, encoding="utf-8")
+        os.replace(partial, self._path(key))
+
+    def evict_unused(self) -> int:
+        """Delete the stored outputs this process never asked for; return how many."""
+        stale = [path for path in self.folder.glob("*.txt") if path.stem not in self.used]
+        for path in stale:
+            path.unlink(missing_ok=True)
+        return len(stale)
+
+
+@cache
+def process_digest() -> str:
+    """`inputs_digest` as it was when this process first asked: the code it has imported.
+
+    `mkdocs serve` keeps the modules it imported; keying its output by files edited later
+    would store old numbers under a new key.
+    """
+    return inputs_digest()
+
+
+@cache
+def block_cache(folder: Path) -> BlockCache:
+    """The one `BlockCache` of this process for ``folder`` (both language passes share its record of use)."""
+    return BlockCache(Path(folder), process_digest())
