@@ -9,12 +9,19 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 
 from qkv_site.formulas.engine import MathJax, version
 from qkv_site.formulas.plain_text import plain_text
 
-_MATHML = re.compile(r"<math\b.*?</math>", re.DOTALL)
+_MATHML = re.compile(r"(<math\b[^>]*>)(.*?)(</math>)", re.DOTALL)
+
+
+def _with_tex(html: str, tex: str) -> str:
+    """The TeX kept in the MathML as its annotation (hidden; copy tools and the tests read it)."""
+    annotation = f'<annotation encoding="application/x-tex">{escape(tex, quote=False)}</annotation>'
+    return _MATHML.sub(lambda m: f"{m.group(1)}<semantics><mrow>{m.group(2)}</mrow>{annotation}</semantics>{m.group(3)}", html, count=1)
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ class FormulaCache:
         self.reused = 0  # formulas read from memory or disk
 
     def key(self, tex: str, display: bool) -> str:
-        text = json.dumps([self._version, "svg", display, tex])
+        text = json.dumps([self._version, "svg+mathml+tex", display, tex])
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
     def get(self, tex: str, display: bool) -> Formula:
@@ -66,9 +73,9 @@ class FormulaCache:
                 self._engine = MathJax()
             html = self._engine.typeset(tex, display)
             mathml = _MATHML.search(html)
-            formula = Formula(html, plain_text(mathml.group(0)) if mathml else tex)
+            formula = Formula(_with_tex(html, tex), plain_text(mathml.group(0)) if mathml else tex)
             self.directory.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"tex": tex, "display": display, "html": html, "text": formula.text}), encoding="utf-8")
+            path.write_text(json.dumps({"tex": tex, "display": display, "html": formula.html, "text": formula.text}), encoding="utf-8")
             self.typeset += 1
         self._memory[key] = formula
         return formula
