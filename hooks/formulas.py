@@ -41,6 +41,8 @@ def on_page_content(html: str, page, **kwargs) -> str:
     try:
         html = mark_formulas(html, CACHE.keyed, notebook)
         _mark_toc(page.toc, notebook)
+        if page.title and "\\(" in page.title:  # a title taken from an h1 with a formula: text only
+            page.title = plain_inline_text(page.title, CACHE.get)
     except FormulaError as error:
         raise PluginError(f"{page.file.src_uri}: {error}") from None
     return html

@@ -31,11 +31,10 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
 
 from browser_support import SiteServer
 from conftest import LANGUAGES, ROOT, SITE_URL, build_site
-from site_pages import built_path, nav_sources, page_url
+from site_pages import built_path, expected_formulas, nav_sources, page_url
 
 PAGES = nav_sources()
 
@@ -67,10 +66,9 @@ def stem(source: str) -> str:
 # What the browser runs on each page
 # ---------------------------------------------------------------------------------------------
 
-# Wait for MathJax to finish, every image (including the hidden scheme variant) and the fonts.
+# Wait for every image (including the hidden scheme variant) and the fonts.
 SETTLE_JS = """async () => {
   const limit = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   const images = [...document.images];
   for (const img of images) if (img.loading === "lazy") img.loading = "eager";
   const settled = images.map((img) => img.complete ? null : new Promise((resolve) => {
@@ -116,10 +114,9 @@ COLLECT_JS = r"""() => {
     lang: document.documentElement.lang,
     scheme: document.body.getAttribute("data-md-color-scheme"),
     hasArticle: !!article,
-    mathjax: !!(window.MathJax && MathJax.startup && MathJax.startup.document),
-    formulas: article ? article.querySelectorAll("mjx-container").length : 0,
-    mathErrors: [...document.querySelectorAll("mjx-merror, [data-mjx-error]")].map(
-      (el) => (el.getAttribute("data-mjx-error") || el.textContent).slice(0, 120)),
+    mathEngine: !!(window.MathJax || window.katex),
+    formulas: article ? article.querySelectorAll(".arithmatex > mjx-container > svg").length : 0,
+    mathErrors: [...document.querySelectorAll('[data-mml-node="merror"]')].map((el) => el.textContent.slice(0, 120)),
     rawTex: rawTex(textOf(article, true)),
     tocRawTex: tocs.flatMap((toc) => rawTex(textOf(toc, false))),
     images: [...document.images].map((img) => ({
@@ -256,7 +253,6 @@ class Tab:
         try:
             response = self.page.goto(visit.url, wait_until="load")
             visit.status = response.status if response else None
-            self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
             self.settle()
             visit.dom = self.page.evaluate(COLLECT_JS)
         except Exception as error:  # noqa: BLE001 - recorded and reported by every test of the page
@@ -357,26 +353,6 @@ def second_build(site: Path, tmp_path_factory: pytest.TempPathFactory, report: R
     future = executor.submit(build)
     yield workdir / "site", future
     executor.shutdown(wait=True)
-
-
-def expected_formulas(site: Path, lang: str, source: str) -> int:
-    """How many formulas the page's source HTML holds: arithmatex's wrappers, plus, on a notebook,
-    the $…$ / $$…$$ / \\(…\\) / \\[…\\] of its markdown cells (MathJax processes .jp-RenderedMarkdown)."""
-    soup = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser")
-    article = soup.select_one("article.md-content__inner")
-    count = len(article.select(".arithmatex")) if article else 0
-    if source.endswith(".ipynb"):
-        notebook = json.loads((ROOT / "docs" / lang / source).read_text(encoding="utf-8"))
-        for cell in notebook["cells"]:
-            if cell["cell_type"] != "markdown":
-                continue
-            text = "".join(cell["source"])
-            text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)  # code is not math
-            text = re.sub(r"`[^`]*`", " ", text)
-            for pattern in (r"\$\$.+?\$\$", r"\\\[.+?\\\]", r"\\\(.+?\\\)", r"(?<![\\$])\$[^$\n]+?\$"):
-                count += len(re.findall(pattern, text, flags=re.DOTALL))
-                text = re.sub(pattern, " ", text, flags=re.DOTALL)
-    return count
 
 
 def screenshot(tab: Tab, visit: Visit, folder: Path, scheme: str) -> None:
@@ -525,12 +501,12 @@ def check_loaded(visit: Visit) -> None:
 
 def check_math(visit: Visit, site: Path) -> None:
     dom = visit.dom
-    assert dom["mathjax"], f"MathJax did not start on {visit.url}"
-    assert not dom["mathErrors"], f"MathJax errors on {visit.url}: {dom['mathErrors']}"
+    assert not dom["mathEngine"], f"a math engine runs in the browser on {visit.url}"
+    assert not dom["mathErrors"], f"formula errors on {visit.url}: {dom['mathErrors']}"
     assert not dom["rawTex"], f"raw TeX in the visible article of {visit.url}: {dom['rawTex']}"
     assert not dom["tocRawTex"], f"raw TeX in the table of contents of {visit.url}: {dom['tocRawTex']}"
     expected = expected_formulas(site, visit.lang, visit.source)
-    assert dom["formulas"] == expected, f"{visit.url}: MathJax rendered {dom['formulas']} formulas, the page has {expected}"
+    assert dom["formulas"] == expected, f"{visit.url}: {dom['formulas']} typeset formulas shown, the page has {expected}"
 
 
 def check_network(visit: Visit) -> None:

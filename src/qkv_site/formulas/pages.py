@@ -32,6 +32,10 @@ _MARKER = re.compile(r'<(span|div) class="arithmatex" data-formula="(\w+)">.*?</
 # mkdocs-jupyter's template loads and configures MathJax 2 (with an empty URL here): not needed.
 _NOTEBOOK_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 _IDS = re.compile(r"MJX-\d+-")
+# Punctuation that must stay on the line of the formula before it: a line may break between an
+# inline SVG and a "。", so the two are wrapped together.
+_CLOSING = "。，、；：？！）」』》〉】.,;:?!)"
+_MARKER_AND_PUNCTUATION = re.compile(_MARKER.pattern + f"([{re.escape(_CLOSING)}]*)", re.DOTALL)
 
 
 def _marker(key: str, formula: Formula, display: bool) -> str:
@@ -105,18 +109,22 @@ def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str
     """Put the typeset markup into every marker of a finished page.
 
     Each formula's SVG names its glyphs ``MJX-<n>-…``; a formula can appear more than once on a page
-    (the heading and both tables of contents), so every occurrence gets its own n.
+    (the heading and both tables of contents), so every occurrence gets its own n. An inline formula
+    and the punctuation right after it are kept on one line.
 
     >>> insert_formulas('<h2><span class="arithmatex" data-formula="k1">√dₖ</span></h2>',
     ...                 lambda key: '<mjx-container><svg><use href="#MJX-7-TEX-I-1D451"/></svg></mjx-container>')
     '<h2><span class="arithmatex"><mjx-container><svg><use href="#MJX-1-TEX-I-1D451"/></svg></mjx-container></span></h2>'
+    >>> insert_formulas('<p>除以 <span class="arithmatex" data-formula="k1">√dₖ</span>。</p>', lambda key: '<svg/>')
+    '<p>除以 <span class="formula-nowrap"><span class="arithmatex"><svg/></span>。</span></p>'
     """
     count = 0
 
     def one(match: re.Match[str]) -> str:
         nonlocal count
         count += 1
-        markup = _IDS.sub(f"MJX-{count}-", typeset_by_key(match.group(2)))
-        return f'<{match.group(1)} class="arithmatex">{markup}</{match.group(1)}>'
+        tag, punctuation = match.group(1), match.group(3)
+        markup = f'<{tag} class="arithmatex">{_IDS.sub(f"MJX-{count}-", typeset_by_key(match.group(2)))}</{tag}>'
+        return f'<span class="formula-nowrap">{markup}{punctuation}</span>' if punctuation and tag == "span" else markup + punctuation
 
-    return _MARKER.sub(one, page_html)
+    return _MARKER_AND_PUNCTUATION.sub(one, page_html)

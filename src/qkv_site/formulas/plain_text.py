@@ -28,7 +28,7 @@ def _script(text: str, table: dict[str, str], marker: str) -> str:
 
 
 def _grouped(text: str) -> str:
-    return text if len(text) <= 1 or re.fullmatch(r"\w+|\(.*\)", text) else f"({text})"
+    return text if len(text) <= 1 or re.fullmatch(r"√?\w+|\(.*\)", text) else f"({text})"
 
 
 def _text(node: ET.Element) -> str:
