@@ -262,6 +262,13 @@ def browser_requests(site: Path, page_path: str) -> dict | None:
                 (site / unquote(urlsplit(request.url).path).lstrip("/")).resolve()))
             page = context.new_page()
             page.goto(root + page_path.removesuffix("index.html"), wait_until="networkidle")
+            # Material's search (worker, index, lunr languages) loads after the page is idle: wait
+            # until nothing new has been requested for 2 s (at most 20 s).
+            for _ in range(10):
+                seen = len(requested)
+                page.wait_for_timeout(2000)
+                if len(requested) == seen:
+                    break
             browser.close()
     finally:
         server.shutdown()
