@@ -58,9 +58,15 @@ def on_post_page(output: str, page, **kwargs) -> str:
 
 def on_post_build(config, **kwargs) -> None:
     log.info(f"formulas: {CACHE.typeset} typeset by MathJax, {CACHE.reused} from the cache")
-    CACHE.close()
 
 
 def on_build_error(error, **kwargs) -> None:
+    if CACHE is not None:
+        CACHE.close()
+
+
+def on_shutdown(**kwargs) -> None:
+    # Once, after every language has been built (mkdocs-static-i18n runs one build per language),
+    # or when `mkdocs serve` stops: the one MathJax process of the build ends here.
     if CACHE is not None:
         CACHE.close()
