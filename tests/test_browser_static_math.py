@@ -1,7 +1,8 @@
 """Formulas are typeset when the site is built: every page shows them with JavaScript turned off.
 
 One crawl of every page in both languages with JavaScript disabled: no raw TeX in the visible text
-(article, navigation, tables of contents), and as many drawn formulas as the page's sources hold.
+(article, navigation, tables of contents; tests/test_site_html.py reads <title>), and as many drawn
+formulas as the page's sources hold.
 Then, with JavaScript on, on the worked example: formulas take the text colour of both schemes, grow
 with the font size, are no tab stops; on a 375 px phone inline formulas stay on the text's line
 (the "。" after one does not drop to a line of its own) and a wide display formula scrolls in its own
@@ -40,7 +41,7 @@ READ_JS = r"""() => {
   const article = document.querySelector("article.md-content__inner");
   const svgs = article ? [...article.querySelectorAll(".arithmatex > mjx-container > svg")] : [];
   return {
-    text: [article, ...document.querySelectorAll("nav.md-nav"), document.querySelector("title")]
+    text: [article, ...document.querySelectorAll("nav.md-nav")]
       .filter(Boolean).map(visibleText).join(" | "),
     wrappers: article ? article.querySelectorAll(".arithmatex").length : 0,
     drawn: svgs.filter((svg) => {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
@@ -145,3 +146,12 @@ def test_internal_links_and_anchors_resolve(site: Path) -> None:
             elif target_url.fragment and target.suffix == ".html" and target_url.fragment not in ids_of(target):
                 broken.append(f"{page.relative_to(site)} → {href} (no such anchor)")
     assert not broken, "broken internal links:\n" + "\n".join(broken)
+
+
+def test_the_search_index_has_formulas_as_plain_text(site: Path) -> None:
+    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    texts = [document["title"] + " " + document["text"] for document in index["docs"]]
+    raw = [text[:120] for text in texts if re.search(r"\\[(\[]|\$\$|\\frac|\\sqrt|<svg|mjx-", text)]
+    assert not raw, f"TeX or SVG in the search index: {raw[:3]}"
+    titles = {document["title"] for document in index["docs"]}
+    assert {"第三步：缩放（除以 √dₖ）", "Step 3: scale (divide by √dₖ)"} <= {re.sub("\u200b", "", title) for title in titles}, sorted(titles)[:40]
