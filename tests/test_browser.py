@@ -246,6 +246,15 @@ class Tab:
         while self.in_flight and time.monotonic() < deadline:
             self.page.wait_for_timeout(25)
 
+    def wait_for_search(self, seconds: float = 15) -> None:
+        """Wait until Material's search has loaded its last file (the worker fetches the index, then
+        lunr's language files one after another, the multi-language one last) and nothing is in flight:
+        a page is ready as soon as it is shown, and a click that leaves it must not cancel the search."""
+        deadline = time.monotonic() + seconds
+        visit = self.current
+        while time.monotonic() < deadline and (self.in_flight or not any(url.endswith("/lunr.multi.min.js") for url in visit.requests)):
+            self.page.wait_for_timeout(25)
+
     def visit(self, lang: str, source: str, hash_: str = "") -> Visit:
         self.drain()
         visit = Visit(lang, source, self.server.url(page_url(source, lang)) + hash_)
@@ -254,6 +263,7 @@ class Tab:
             response = self.page.goto(visit.url, wait_until="load")
             visit.status = response.status if response else None
             self.settle()
+            self.wait_for_search()
             visit.dom = self.page.evaluate(COLLECT_JS)
         except Exception as error:  # noqa: BLE001 - recorded and reported by every test of the page
             visit.error = f"{type(error).__name__}: {error}"
