@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
+from bs4 import BeautifulSoup
 from mkdocs.config import load_config
 
 from conftest import ROOT
@@ -37,3 +40,25 @@ def page_url(source: str, lang: str) -> str:
     stem = source.rsplit(".", 1)[0]
     prefix = "/" if lang == "zh" else f"/{lang}/"
     return prefix if stem == "index" else f"{prefix}{stem}/"
+
+
+def expected_formulas(site: Path, lang: str, source: str) -> int:
+    """How many formulas the page's sources hold. A Markdown page: the formulas pymdownx.arithmatex
+    wrapped (one ``.arithmatex`` each, written ones and those markdown-exec generated, counted in the
+    built article). A notebook: the $…$ / $$…$$ / \\(…\\) / \\[…\\] of its markdown cells."""
+    if not source.endswith(".ipynb"):
+        soup = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser")
+        article = soup.select_one("article.md-content__inner")
+        return len(article.select(".arithmatex")) if article else 0
+    count = 0
+    notebook = json.loads((ROOT / "docs" / lang / source).read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        text = "".join(cell["source"])
+        text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)  # code is not math
+        text = re.sub(r"`[^`]*`", " ", text)
+        for pattern in (r"\$\$.+?\$\$", r"\\\[.+?\\\]", r"\\\(.+?\\\)", r"(?<![\\$])\$[^$\n]+?\$"):
+            count += len(re.findall(pattern, text, flags=re.DOTALL))
+            text = re.sub(pattern, " ", text, flags=re.DOTALL)
+    return count

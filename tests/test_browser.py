@@ -31,11 +31,10 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
 
 from browser_support import SiteServer
 from conftest import LANGUAGES, ROOT, SITE_URL, build_site
-from site_pages import built_path, nav_sources, page_url
+from site_pages import built_path, expected_formulas, nav_sources, page_url
 
 PAGES = nav_sources()
 
@@ -67,10 +66,9 @@ def stem(source: str) -> str:
 # What the browser runs on each page
 # ---------------------------------------------------------------------------------------------
 
-# Wait for MathJax to finish, every image (including the hidden scheme variant) and the fonts.
+# Wait for every image (including the hidden scheme variant) and the fonts.
 SETTLE_JS = """async () => {
   const limit = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   const images = [...document.images];
   for (const img of images) if (img.loading === "lazy") img.loading = "eager";
   const settled = images.map((img) => img.complete ? null : new Promise((resolve) => {
@@ -116,10 +114,9 @@ COLLECT_JS = r"""() => {
     lang: document.documentElement.lang,
     scheme: document.body.getAttribute("data-md-color-scheme"),
     hasArticle: !!article,
-    mathjax: !!(window.MathJax && MathJax.startup && MathJax.startup.document),
-    formulas: article ? article.querySelectorAll("mjx-container").length : 0,
-    mathErrors: [...document.querySelectorAll("mjx-merror, [data-mjx-error]")].map(
-      (el) => (el.getAttribute("data-mjx-error") || el.textContent).slice(0, 120)),
+    mathEngine: !!(window.MathJax || window.katex),
+    formulas: article ? article.querySelectorAll(".arithmatex > mjx-container > svg").length : 0,
+    mathErrors: [...document.querySelectorAll('[data-mml-node="merror"]')].map((el) => el.textContent.slice(0, 120)),
     rawTex: rawTex(textOf(article, true)),
     tocRawTex: tocs.flatMap((toc) => rawTex(textOf(toc, false))),
     images: [...document.images].map((img) => ({
@@ -249,6 +246,15 @@ class Tab:
         while self.in_flight and time.monotonic() < deadline:
             self.page.wait_for_timeout(25)
 
+    def wait_for_search(self, seconds: float = 15) -> None:
+        """Wait until Material's search has loaded its last file (the worker fetches the index, then
+        lunr's language files one after another, the multi-language one last) and nothing is in flight:
+        a page is ready as soon as it is shown, and a click that leaves it must not cancel the search."""
+        deadline = time.monotonic() + seconds
+        visit = self.current
+        while time.monotonic() < deadline and (self.in_flight or not any(url.endswith("/lunr.multi.min.js") for url in visit.requests)):
+            self.page.wait_for_timeout(25)
+
     def visit(self, lang: str, source: str, hash_: str = "") -> Visit:
         self.drain()
         visit = Visit(lang, source, self.server.url(page_url(source, lang)) + hash_)
@@ -256,8 +262,8 @@ class Tab:
         try:
             response = self.page.goto(visit.url, wait_until="load")
             visit.status = response.status if response else None
-            self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
             self.settle()
+            self.wait_for_search()
             visit.dom = self.page.evaluate(COLLECT_JS)
         except Exception as error:  # noqa: BLE001 - recorded and reported by every test of the page
             visit.error = f"{type(error).__name__}: {error}"
@@ -357,26 +363,6 @@ def second_build(site: Path, tmp_path_factory: pytest.TempPathFactory, report: R
     future = executor.submit(build)
     yield workdir / "site", future
     executor.shutdown(wait=True)
-
-
-def expected_formulas(site: Path, lang: str, source: str) -> int:
-    """How many formulas the page's source HTML holds: arithmatex's wrappers, plus, on a notebook,
-    the $…$ / $$…$$ / \\(…\\) / \\[…\\] of its markdown cells (MathJax processes .jp-RenderedMarkdown)."""
-    soup = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser")
-    article = soup.select_one("article.md-content__inner")
-    count = len(article.select(".arithmatex")) if article else 0
-    if source.endswith(".ipynb"):
-        notebook = json.loads((ROOT / "docs" / lang / source).read_text(encoding="utf-8"))
-        for cell in notebook["cells"]:
-            if cell["cell_type"] != "markdown":
-                continue
-            text = "".join(cell["source"])
-            text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)  # code is not math
-            text = re.sub(r"`[^`]*`", " ", text)
-            for pattern in (r"\$\$.+?\$\$", r"\\\[.+?\\\]", r"\\\(.+?\\\)", r"(?<![\\$])\$[^$\n]+?\$"):
-                count += len(re.findall(pattern, text, flags=re.DOTALL))
-                text = re.sub(pattern, " ", text, flags=re.DOTALL)
-    return count
 
 
 def screenshot(tab: Tab, visit: Visit, folder: Path, scheme: str) -> None:
@@ -525,12 +511,12 @@ def check_loaded(visit: Visit) -> None:
 
 def check_math(visit: Visit, site: Path) -> None:
     dom = visit.dom
-    assert dom["mathjax"], f"MathJax did not start on {visit.url}"
-    assert not dom["mathErrors"], f"MathJax errors on {visit.url}: {dom['mathErrors']}"
+    assert not dom["mathEngine"], f"a math engine runs in the browser on {visit.url}"
+    assert not dom["mathErrors"], f"formula errors on {visit.url}: {dom['mathErrors']}"
     assert not dom["rawTex"], f"raw TeX in the visible article of {visit.url}: {dom['rawTex']}"
     assert not dom["tocRawTex"], f"raw TeX in the table of contents of {visit.url}: {dom['tocRawTex']}"
     expected = expected_formulas(site, visit.lang, visit.source)
-    assert dom["formulas"] == expected, f"{visit.url}: MathJax rendered {dom['formulas']} formulas, the page has {expected}"
+    assert dom["formulas"] == expected, f"{visit.url}: {dom['formulas']} typeset formulas shown, the page has {expected}"
 
 
 def check_network(visit: Visit) -> None:

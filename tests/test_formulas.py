@@ -1,0 +1,107 @@
+"""qkv_site.formulas: TeX typeset at build time, cached on disk, and a broken formula stops the build."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, build_site
+from qkv_site.formulas import FormulaCache, FormulaError, mark_formulas, plain_text
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory: pytest.TempPathFactory):
+    formulas = FormulaCache(tmp_path_factory.mktemp("formulas"))
+    yield formulas
+    formulas.close()
+
+
+@pytest.mark.parametrize(("tex", "text"), [
+    (r"\sqrt{d_k}", "√dₖ"),
+    (r"QK^T", "QKᵀ"),
+    (r"\frac{QK^T}{\sqrt{d_k}}", "QKᵀ/√dₖ"),
+    (r"e^{z_i}", "e^(zᵢ)"),
+    (r"\text{softmax}(x)_i \approx 0.64", "softmax(x)ᵢ ≈ 0.64"),
+])
+def test_plain_text_of_a_formula(cache: FormulaCache, tex: str, text: str) -> None:
+    assert cache.get(tex, display=False).text == text
+
+
+def test_a_typeset_formula_is_svg_with_mathml_and_its_tex(cache: FormulaCache) -> None:
+    html = cache.get(r"X = \begin{bmatrix} 1 & 0 \\ 0 & 1 \end{bmatrix}", display=True).html
+    assert html.startswith('<mjx-container class="MathJax" jax="SVG" display="true"')
+    assert 'aria-hidden="true"' in html and 'focusable="false"' in html and "tabindex" not in html
+    assert 'fill="currentColor"' in html
+    assert "<mjx-assistive-mml" in html and "<mtable" in html
+    assert r'<annotation encoding="application/x-tex">X = \begin{bmatrix} 1 &amp; 0 \\ 0 &amp; 1 \end{bmatrix}</annotation>' in html
+
+
+@pytest.mark.parametrize(("tex", "reason"), [(r"\frac{a}{", "Missing close brace"), (r"\sqrtt{2}", r"Undefined control sequence \sqrtt")])
+def test_tex_that_mathjax_cannot_read_is_an_error_naming_it(cache: FormulaCache, tex: str, reason: str) -> None:
+    with pytest.raises(FormulaError) as error:
+        cache.get(tex, display=False)
+    assert tex in str(error.value) and reason in str(error.value)
+
+
+def test_the_second_cache_on_the_same_folder_typesets_nothing(tmp_path: Path) -> None:
+    first = FormulaCache(tmp_path)
+    made = first.get(r"\sum_{j=1}^{n} e^{z_j}", display=True)
+    first.close()
+    second = FormulaCache(tmp_path)
+    assert second.get(r"\sum_{j=1}^{n} e^{z_j}", display=True) == made
+    assert (first.typeset, second.typeset, second.reused) == (1, 0, 1)
+
+
+def test_notebook_math_in_text_but_not_in_code_or_scripts(cache: FormulaCache) -> None:
+    html = '<p>with $d_k = 3$:</p><p>$$QK^T$$</p><code>$x$</code><script>`${a}$`</script>'
+    marked = mark_formulas(html, cache.keyed, notebook=True)
+    assert marked.count('class="arithmatex"') == 2
+    assert '<div class="arithmatex"' in marked and "<p><div" not in marked
+    assert "<code>$x$</code><script>`${a}$`</script>" in marked
+    assert plain_text("<math><mi>x</mi></math>") == "x"
+
+
+# ---- the hook in a real (tiny) strict build -----------------------------------------------------
+
+def tiny_site(folder: Path, page: str) -> Path:
+    """A strict build of two pages with only this hook and arithmatex: docs/index.md and docs/why.md (``page``)."""
+    (folder / "docs").mkdir(parents=True, exist_ok=True)
+    (folder / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (folder / "docs" / "why.md").write_text(page, encoding="utf-8")
+    config = folder / "mkdocs.yml"
+    config.write_text(textwrap.dedent(f"""\
+        site_name: formulas
+        strict: true
+        hooks:
+          - {ROOT / "hooks" / "formulas.py"}
+        markdown_extensions:
+          - toc
+          - pymdownx.arithmatex:
+              generic: true
+        """), encoding="utf-8")
+    return config
+
+
+def test_a_broken_formula_fails_the_strict_build_naming_the_page_and_the_tex(tmp_path: Path) -> None:
+    config = tiny_site(tmp_path, "# Fine\n\nA good one $x^2$ and a broken one $\\frac{a}{b$.\n")
+    result = build_site(tmp_path / "site", config)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-2000:]
+    assert "why.md" in output and r"\\frac{a}{b" in output and "Missing close brace" in output, output[-2000:]
+
+
+def test_a_rebuild_that_changes_no_formula_typesets_none(tmp_path: Path) -> None:
+    config = tiny_site(tmp_path, "# Why \\(\\sqrt{d_k}\\)\n\n$$\\text{softmax}(z_i) = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n")
+    first = build_site(tmp_path / "site", config)
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert "formulas: 2 typeset by MathJax" in first.stderr, first.stderr[-2000:]  # the heading's (also in the TOC), the display
+    second = build_site(tmp_path / "site", config)
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert "formulas: 0 typeset by MathJax" in second.stderr, second.stderr[-2000:]
+    html = (tmp_path / "site" / "why" / "index.html").read_text(encoding="utf-8")
+    outside_annotations = re.sub(r"<annotation\b.*?</annotation>", "", html, flags=re.DOTALL)
+    assert "\\(" not in outside_annotations and "\\frac" not in outside_annotations
+    assert "<title>Why √dₖ - formulas</title>" in html, html[:600]
