@@ -7,8 +7,10 @@ import re
 
 from qkv_site.glossary import TERMS, Term, term_pattern, tooltip
 
-# Where a tooltip would be wrong or in the way: headings, code, links, formulas and existing tooltips.
-_SKIPPED = {"h1", "h2", "h3", "h4", "h5", "h6", "code", "pre", "a", "abbr", "script", "style", "svg", "textarea", "button", "kbd"}
+# Where a tooltip would be wrong or in the way: headings, code, links and existing tooltips.
+_SKIPPED = {"h1", "h2", "h3", "h4", "h5", "h6", "summary", "code", "pre", "a", "abbr", "script", "style", "svg", "textarea", "button", "kbd"}
+# Formulas, and the titles of admonitions and collapsibles, which read as headings.
+_SKIPPED_CLASSES = re.compile(r'class="[^"]*\b(?:arithmatex|admonition-title)\b')
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _TOKEN = re.compile(r"<!--.*?-->|<[^>]+>", re.DOTALL)
 _TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][A-Za-z0-9-]*)([^>]*)>")
@@ -63,7 +65,7 @@ def add_tooltips(page_html: str, lang: str) -> str:
                 if stack.pop()[0] == name:
                     break
         elif name not in _VOID and not rest.rstrip().endswith("/"):
-            skipped = (stack and stack[-1][1]) or name in _SKIPPED or "arithmatex" in rest
+            skipped = (stack and stack[-1][1]) or name in _SKIPPED or _SKIPPED_CLASSES.search(rest) is not None
             stack.append((name, bool(skipped)))
     tail = page_html[position:]
     out.append(_annotate(tail, lang) if tail and not (stack and stack[-1][1]) else tail)
