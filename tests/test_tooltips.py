@@ -37,6 +37,12 @@ def test_never_inside_words_headings_code_links_or_formulas() -> None:
     assert tooltipped(html) == ["Token"]  # only the abbr that was already there
 
 
+def test_never_inside_tex_left_in_plain_text_for_mathjax() -> None:
+    html = add_tooltips("<p>$$\\text{softmax}(x)$$ and $\\text{Token}$ and \\(\\text{softmax}\\), then softmax.</p>", "en")
+    assert tooltipped(html) == ["softmax"]
+    assert "$$\\text{softmax}(x)$$" in html
+
+
 def test_chinese_pages_get_chinese_tooltips_even_without_a_space() -> None:
     html = add_tooltips("<p>每个Token都经过 Softmax。</p>", "zh")
     titles = [abbr["title"] for abbr in BeautifulSoup(html, "html.parser").find_all("abbr")]

@@ -26,6 +26,7 @@ def _terms_regex(terms: tuple[Term, ...]) -> re.Pattern[str]:
 
 
 _ALL_TERMS = _terms_regex(TERMS)
+_TEX = re.compile(r"(\$\$.*?\$\$|\$[^$]+\$|\\\(.*?\\\)|\\\[.*?\\\])", re.DOTALL)
 
 
 def _annotate(text: str, lang: str) -> str:
@@ -34,7 +35,9 @@ def _annotate(text: str, lang: str) -> str:
         title = html.escape(tooltip(term, lang), quote=False).replace('"', "&quot;")
         return f'<abbr title="{title}">{match.group(0)}</abbr>'
 
-    return _ALL_TERMS.sub(wrap, text)
+    # TeX the page leaves for MathJax in plain text (notebook cells): $$…$$, $…$, \(…\), \[…\].
+    pieces = _TEX.split(text)
+    return "".join(piece if index % 2 else _ALL_TERMS.sub(wrap, piece) for index, piece in enumerate(pieces))
 
 
 def add_tooltips(page_html: str, lang: str) -> str:
