@@ -31,7 +31,8 @@ def test_never_inside_words_headings_code_links_or_formulas() -> None:
     html = add_tooltips(
         '<h2 id="k">Key insight</h2><p>Keyboards, tokenizer, <code>softmax</code>, <a href="#">self-attention</a>, '
         '<span class="arithmatex">\\(\\text{softmax}\\)</span>, <abbr title="x">Token</abbr>.</p>'
-        '<div class="admonition note"><p class="admonition-title">Softmax alone</p></div><details><summary>Token</summary></details>',
+        '<div class="admonition note"><p class="admonition-title">Softmax alone</p></div><details><summary>Token</summary></details>'
+        '<div class="clipboard-copy-txt" id="cell-1">from qkv import softmax</div>',
         "en",
     )
     assert tooltipped(html) == ["Token"]  # only the abbr that was already there

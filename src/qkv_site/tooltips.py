@@ -9,8 +9,9 @@ from qkv_site.glossary import TERMS, Term, term_pattern, tooltip
 
 # Where a tooltip would be wrong or in the way: headings, code, links and existing tooltips.
 _SKIPPED = {"h1", "h2", "h3", "h4", "h5", "h6", "summary", "code", "pre", "a", "abbr", "script", "style", "svg", "textarea", "button", "kbd"}
-# Formulas, and the titles of admonitions and collapsibles, which read as headings.
-_SKIPPED_CLASSES = re.compile(r'class="[^"]*\b(?:arithmatex|admonition-title)\b')
+# Formulas, the titles of admonitions (they read as headings), a notebook's hidden copy of each code
+# cell (what its copy button copies) and its cells' outputs.
+_SKIPPED_CLASSES = re.compile(r'class="[^"]*\b(?:arithmatex|admonition-title|clipboard-copy-txt|jp-OutputArea)\b')
 _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 _TOKEN = re.compile(r"<!--.*?-->|<[^>]+>", re.DOTALL)
 _TAG = re.compile(r"<\s*(/?)\s*([A-Za-z][A-Za-z0-9-]*)([^>]*)>")
