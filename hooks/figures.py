@@ -9,12 +9,15 @@ import re
 import time
 from pathlib import Path
 
+import qkv_site
 from qkv_site.figures.fonts import static_font_path
 from qkv_site.figures.registry import FIGURES, render_all
 
 log = logging.getLogger("mkdocs.hooks.figures")
 
-ROOT = Path(__file__).resolve().parent.parent
+# The repository the figure modules are imported from (src/qkv_site/figures/… → its root): a build
+# of a copy of the docs still links to the code that really drew its figures.
+ROOT = Path(qkv_site.__file__).resolve().parents[2]
 SOURCE_LABEL = {"zh": "绘图代码", "en": "Figure code"}
 _FIGURE = re.compile(r"<figure\b.*?</figure>", re.DOTALL)
 _IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
