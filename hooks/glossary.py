@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from qkv_site.glossary import abbreviations
+from qkv_site.tooltips import add_tooltips
 
 
-def on_page_markdown(markdown: str, page, **kwargs) -> str:
+def on_page_content(html: str, page, **kwargs) -> str:
     lang = page.file.src_uri.split("/", 1)[0]
     if lang not in ("zh", "en"):
-        return markdown
-    return markdown + "\n\n" + abbreviations(lang) + "\n"
+        return html
+    return add_tooltips(html, lang)

@@ -9,6 +9,7 @@ from qkv import self_attention
 from qkv.complexity import (
     MemoryRow,
     attention_matrix_bytes,
+    crossover_length,
     attention_matrix_elements,
     format_bytes,
     format_count,
@@ -121,3 +122,20 @@ def test_format_bytes(nbytes: int, text: str) -> None:
 ])
 def test_format_count(n: int, text: str) -> None:
     assert format_count(n) == text
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 64, 100, 512, 4096])
+def test_crossover_length_is_where_steps_2_to_5_overtake_the_projections(d: int) -> None:
+    def attention_part(n: int) -> int:
+        counts = step_multiplications(n, d)
+        return sum(counts.values()) - counts["projections"]
+
+    n = crossover_length(d)
+    assert attention_part(n) > step_multiplications(n, d)["projections"]
+    if n > 1:
+        assert attention_part(n - 1) <= step_multiplications(n - 1, d)["projections"]
+
+
+def test_crossover_length_rejects_a_bad_width() -> None:
+    with pytest.raises(ValueError, match="d"):
+        crossover_length(0)

@@ -11,6 +11,7 @@ from qkv.examples import (
     WorkedExample,
     cat_sat_on_mat,
     it_animal_sentence,
+    query_equals_key_example,
     translation_example,
     worked_example,
 )
@@ -165,3 +166,14 @@ def test_softmax_walkthrough_reproduces_the_articles_hand_calculation(ex: Worked
     second = ex.softmax_walkthrough(row=1)
     assert second.scores.tolist() == [1.15, 1.73] and second.weights.tolist() == [0.36, 0.64]
     np.testing.assert_allclose(second.weights, ex.weights[1], atol=0.005)
+
+
+def test_query_equals_key_gives_symmetric_scores_and_asymmetric_weights() -> None:
+    example = query_equals_key_example()
+    assert np.array_equal(example.w_q, example.w_k)
+    assert np.array_equal(example.scores, example.scores.T)
+    assert not np.allclose(example.weights, example.weights.T)
+    np.testing.assert_allclose(example.weights.sum(axis=-1), 1.0)
+    # The two-token example alone would not show it: with Q = K its weights stay symmetric.
+    two = worked_example(w_q=worked_example().w_k)
+    assert np.allclose(two.weights, two.weights.T)

@@ -40,6 +40,23 @@ def total_multiplications(n: int, d: int) -> int:
     return sum(step_multiplications(n, d).values())
 
 
+def crossover_length(d: int) -> int:
+    """The shortest sequence for which steps 2 to 5 cost more multiplications than step 1.
+
+    Step 1 (the projections) costs 3·n·d²; steps 2 to 5 cost 2·n²·d + 2·n². The second
+    overtakes the first once n > 3d² / (2d + 2), about 1.5·d: below that length the
+    projections, O(n·d²), dominate, above it the n² terms do.
+
+    >>> crossover_length(512)
+    767
+    >>> counts = step_multiplications(767, 512)
+    >>> counts["projections"] < sum(counts.values()) - counts["projections"]
+    True
+    """
+    d = check_positive_int(d, "d")
+    return 3 * d * d // (2 * d + 2) + 1
+
+
 def attention_matrix_elements(n: int, heads: int = 1, layers: int = 1) -> int:
     """Entries of the attention matrices: n² per head per layer.
 

@@ -187,6 +187,32 @@ def worked_example(
     )
 
 
+# "I love" plus a third token of ours, "cats" = [1, 1, 1, 1], so that K gets a row [1, 2, 1].
+_I_LOVE_CATS = ("I", "love", "cats")
+_X_THREE = (*_X, (1, 1, 1, 1))
+
+
+def query_equals_key_example() -> WorkedExample:
+    """Three tokens with W_Q = W_K: the scores are symmetric, the attention weights are not.
+
+    With Q = K the scores Q·Kᵀ = K·Kᵀ are a symmetric matrix, but softmax divides each row
+    by its own sum of exponentials, so weight (i, j) equals weight (j, i) only when rows i
+    and j happen to have the same sum. "I love" alone hides this (its two rows have the
+    same sum); a third token, "cats" (our vector [1, 1, 1, 1]), shows it:
+
+    >>> ex = query_equals_key_example()
+    >>> ex.scores
+    array([[2., 1., 3.],
+           [1., 2., 3.],
+           [3., 3., 6.]])
+    >>> ex.weights.round(2)
+    array([[0.3 , 0.17, 0.53],
+           [0.17, 0.3 , 0.53],
+           [0.13, 0.13, 0.74]])
+    """
+    return worked_example(x=_X_THREE, w_q=_W_K, tokens=_I_LOVE_CATS)
+
+
 @dataclass(frozen=True, eq=False)
 class IllustrativeSelfAttention:
     """Self-attention over one sentence with HAND-BUILT, illustrative weights (not a trained model).

@@ -75,7 +75,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "k": {"zh": "$K$ 键", "en": "$K$ key"},
         "v": {"zh": "$V$ 值", "en": "$V$ value"},
         "output": {"zh": "输出：每个词的新向量", "en": "Output: a new vector per token"},
-        "step1": {"zh": "第一步\n生成 Q、K、V", "en": "Step 1\nMake Q, K, V"},
+        "step1": {"zh": "第一步\n生成 Q、K、V", "en": "Step 1\nCompute Q, K, V"},
         "step2": {"zh": "第二步\n$QK^T$ 注意力分数", "en": "Step 2\nScores $QK^T$"},
         "step3": {"zh": "第三步\n缩放", "en": "Step 3\nScale"},
         "step4": {"zh": "第四步\nSoftmax", "en": "Step 4\nSoftmax"},
