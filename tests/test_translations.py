@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import shutil
 import subprocess
@@ -27,7 +28,7 @@ def copy_of_the_pages(tmp_path: Path) -> Path:
     docs = tmp_path / "docs"
     for lang in ("zh", "en"):
         (docs / lang).mkdir(parents=True)
-        for page in (DOCS / lang).glob("*.md"):
+        for page in [*(DOCS / lang).glob("*.md"), *(DOCS / lang).glob("*.ipynb")]:
             shutil.copy(page, docs / lang / page.name)
     return docs
 
@@ -62,6 +63,19 @@ def test_an_edit_to_a_chinese_paragraph_makes_the_check_fail(tmp_path: Path) -> 
     assert run(docs=docs).returncode == 0
     after = (docs / "en" / "worked-example.md").read_text(encoding="utf-8")
     assert split_front_matter(after)[1].strip() == split_front_matter(english)[1].strip(), "--update changed more than the front matter"
+
+
+def test_an_edit_to_a_chinese_notebook_makes_the_check_fail(tmp_path: Path) -> None:
+    docs = copy_of_the_pages(tmp_path)
+    path = docs / "zh" / "notebook.ipynb"
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    cell = next(c for c in notebook["cells"] if c["cell_type"] == "code")  # the first code cell: in the first section
+    cell["source"] = [*cell["source"], "\nprint(example.d_k)"]
+    path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False), encoding="utf-8")
+    failed = run(docs=docs)
+    problems = [line for line in failed.stdout.splitlines() if line.startswith("en/")]
+    assert failed.returncode == 1 and problems == ["en/notebook.ipynb: section #hands-on changed in zh/notebook.ipynb"], failed.stdout
+    assert run("--update", "notebook.ipynb", docs=docs).returncode == 0 and run(docs=docs).returncode == 0
 
 
 def test_new_removed_and_unrecorded_sections_are_reported(tmp_path: Path) -> None:

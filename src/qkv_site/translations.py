@@ -2,7 +2,8 @@
 
 The Chinese pages are the source. Each English page keeps in its front matter a short hash of
 every section of its Chinese page (a section starts at a level-1 or level-2 heading with an
-explicit id, ``## 标题 { #id }``). When a Chinese section changes, its hash no longer matches the
+explicit id, ``## 标题 { #id }``, or ``<h2 id="id">`` in a notebook; a notebook keeps its record in
+its metadata). When a Chinese section changes, its hash no longer matches the
 record and the English page is outdated until someone updates the translation and records the
 new hashes. Content hashes, not dates: they survive shallow clones, rebases and copies.
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import re
 import sys
 from dataclasses import dataclass
@@ -33,7 +35,7 @@ TRANSLATION_LANG = "en"
 RECORD_KEY = "translation"
 PREAMBLE = "_preamble"  # text before the first heading with an id, if any
 
-_SECTION_HEADING = re.compile(r"^#{1,2} .*\{ #([\w-]+) \}\s*$")
+_SECTION_HEADING = re.compile(r'^(?:#{1,2} .*\{ #([\w-]+) \}\s*|<h[12] id="([\w-]+)">.*)$')
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*\n", re.DOTALL)
 _RECORD_COMMENT = f"# the {SOURCE_LANG} sections translated here; re-record: python -m qkv_site.translations --update PAGE"
@@ -78,12 +80,36 @@ def sections(text: str) -> dict[str, str]:
         elif fence is not None and line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
             fence = None
         elif fence is None and (heading := _SECTION_HEADING.match(line)):
-            current = heading.group(1)
+            current = heading.group(1) or heading.group(2)
             if current in found:
                 raise ValueError(f"the section id #{current} appears twice")
         found.setdefault(current, []).append(line.rstrip())
     cleaned = {key: "\n".join(lines).strip("\n") for key, lines in found.items()}
     return {key: value for key, value in cleaned.items() if value or key != PREAMBLE}
+
+
+def notebook_text(text: str) -> str:
+    """A notebook's cells as one Markdown text (code cells fenced), for `sections`.
+
+    >>> cells = [{"cell_type": "markdown", "source": ['<h2 id="a">A</h2>']}, {"cell_type": "code", "source": "x = 1"}]
+    >>> print(notebook_text(json.dumps({"cells": cells, "metadata": {}})))
+    <h2 id="a">A</h2>
+    <BLANKLINE>
+    ```python
+    x = 1
+    ```
+    """
+    cells = json.loads(text)["cells"]
+    parts = []
+    for cell in cells:
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        parts.append(source if cell["cell_type"] == "markdown" else f"```python\n{source}\n```")
+    return "\n\n".join(parts)
+
+
+def _source_text(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    return notebook_text(text) if path.suffix == ".ipynb" else text
 
 
 def section_hashes(text: str) -> dict[str, str]:
@@ -95,9 +121,9 @@ def section_hashes(text: str) -> dict[str, str]:
     return {key: hashlib.sha256(value.encode("utf-8")).hexdigest()[:12] for key, value in sections(text).items()}
 
 
-def recorded_hashes(text: str) -> dict[str, str] | None:
-    """The section hashes an English page records, or None if it records none."""
-    meta, _ = split_front_matter(text)
+def recorded_hashes(text: str, notebook: bool = False) -> dict[str, str] | None:
+    """The section hashes an English page (or notebook) records, or None if it records none."""
+    meta = json.loads(text).get("metadata", {}) if notebook else split_front_matter(text)[0]
     record = meta.get(RECORD_KEY)
     if record is None:
         return None
@@ -132,7 +158,7 @@ class PageStatus:
         if self.missing:
             return [f"{where}: missing (the {SOURCE_LANG} page has no translation)"]
         if self.unrecorded:
-            return [f"{where}: records no source hashes (front matter key {RECORD_KEY!r})"]
+            return [f"{where}: records no source hashes ({RECORD_KEY!r} in its front matter or notebook metadata)"]
         lines = [f"{where}: section #{key} changed in {SOURCE_LANG}/{self.page}" for key in self.changed]
         lines += [f"{where}: section #{key} is new in {SOURCE_LANG}/{self.page}" for key in self.added]
         lines += [f"{where}: section #{key} was removed from {SOURCE_LANG}/{self.page}" for key in self.removed]
@@ -144,7 +170,8 @@ def source_pages(docs: Path) -> list[str]:
     folder = docs / SOURCE_LANG
     if not folder.is_dir():
         raise FileNotFoundError(f"no {SOURCE_LANG} folder in {docs}; pass --docs with the site's docs folder")
-    return sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.md") if "figures" not in path.parts)
+    pages = [path for path in folder.rglob("*") if path.suffix in (".md", ".ipynb") and "figures" not in path.parts]
+    return sorted(path.relative_to(folder).as_posix() for path in pages)
 
 
 def page_status(docs: Path, page: str) -> PageStatus:
@@ -152,8 +179,8 @@ def page_status(docs: Path, page: str) -> PageStatus:
     source, translation = docs / SOURCE_LANG / page, docs / TRANSLATION_LANG / page
     if not translation.is_file():
         return PageStatus(page, missing=True)
-    current = section_hashes(source.read_text(encoding="utf-8"))
-    recorded = recorded_hashes(translation.read_text(encoding="utf-8"))
+    current = section_hashes(_source_text(source))
+    recorded = recorded_hashes(translation.read_text(encoding="utf-8"), notebook=translation.suffix == ".ipynb")
     if recorded is None:
         return PageStatus(page, unrecorded=True)
     return PageStatus(
@@ -177,19 +204,24 @@ def _record_block(hashes: dict[str, str]) -> str:
 def record(docs: Path, page: str) -> bool:
     """Write the current hashes of ``docs/zh/<page>`` into the front matter of ``docs/en/<page>``.
 
-    Only the front matter changes; returns whether the file was rewritten.
+    Only the front matter (a notebook's metadata) changes; returns whether the file was rewritten.
     """
     source, translation = docs / SOURCE_LANG / page, docs / TRANSLATION_LANG / page
     if not source.is_file():
         raise FileNotFoundError(f"{source} does not exist; pages are named as in {SOURCE_LANG}/, e.g. worked-example.md")
     if not translation.is_file():
         raise FileNotFoundError(f"{translation} does not exist: translate the page before recording it")
-    hashes = section_hashes(source.read_text(encoding="utf-8"))
+    hashes = section_hashes(_source_text(source))
     text = translation.read_text(encoding="utf-8")
-    meta, body = split_front_matter(text)
-    others = {key: value for key, value in meta.items() if key != RECORD_KEY}
-    front = yaml.safe_dump(others, allow_unicode=True, sort_keys=False) if others else ""
-    updated = f"---\n{front}{_record_block(hashes)}---\n\n{body.lstrip(chr(10))}"
+    if translation.suffix == ".ipynb":
+        notebook = json.loads(text)
+        notebook.setdefault("metadata", {})[RECORD_KEY] = hashes
+        updated = json.dumps(notebook, indent=1, ensure_ascii=False, sort_keys=True) + "\n"  # nbformat's own layout
+    else:
+        meta, body = split_front_matter(text)
+        others = {key: value for key, value in meta.items() if key != RECORD_KEY}
+        front = yaml.safe_dump(others, allow_unicode=True, sort_keys=False) if others else ""
+        updated = f"---\n{front}{_record_block(hashes)}---\n\n{body.lstrip(chr(10))}"
     if updated == text:
         return False
     translation.write_text(updated, encoding="utf-8")
@@ -203,7 +235,7 @@ def _page_name(name: str) -> str:
     for lang in (SOURCE_LANG, TRANSLATION_LANG):
         if lang in parts:
             path = Path(*parts[parts.index(lang) + 1 :])
-    return path.as_posix() if path.suffix == ".md" else f"{path.as_posix()}.md"
+    return path.as_posix() if path.suffix in (".md", ".ipynb") else f"{path.as_posix()}.md"
 
 
 def main(argv: list[str] | None = None) -> int:
