@@ -15,7 +15,7 @@ NOTICE_CLASS = "qkv-translation-notice"
 def notice(sections: tuple[str, ...], original_url: str) -> str:
     """The HTML notice of an outdated translation, linking to the Chinese page and its changed sections."""
     where = "".join(f' <a href="{html.escape(original_url)}#{html.escape(key)}">#{html.escape(key)}</a>' for key in sections)
-    changed = f" Sections changed since:{where}." if where else ""
+    changed = f" Sections changed since then:{where}." if where else ""
     return (
         f'<div class="{NOTICE_CLASS}" role="note"><p>This translation is behind the Chinese original, '
         f'which was edited after the page was last translated.{changed} '
