@@ -50,7 +50,7 @@ def test_pytest_codeblocks_collects_every_python_block_a_reader_sees() -> None:
         assert len(visible) == sum(block.syntax == "python" for block in extract_from_file(page)), (
             f"{page.relative_to(ROOT)}: a python block has an info string pytest-codeblocks skips: {visible}"
         )
-    assert collected == shown >= 8, f"pytest-codeblocks collects {collected} python blocks, the pages show {shown}"
+    assert collected == shown >= 16, f"pytest-codeblocks collects {collected} python blocks, the pages show {shown}"
 
 
 def test_every_python_block_with_output_declares_its_expected_output() -> None:

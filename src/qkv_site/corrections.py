@@ -1,0 +1,130 @@
+"""The editor's notes of the site, gathered from the pages for the page “勘误与编者注 / Corrections and editor's notes”.
+
+Every place where the site departs from the article carries an editor's note: an admonition
+``!!! note "编者注：…"`` (``!!! note "Editor's note: …"`` in English), preceded on its own line by
+``<a id="note-SLUG"></a>``, with the same SLUG in both languages. The corrections page lists them
+all, in the order of the nav, so a new note appears there by itself; a note without its anchor,
+or an anchor without its note, stops the build.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from qkv_site.formatting import markdown_table
+from qkv_site.translations import split_front_matter
+
+NOTE_PREFIX = {"zh": "编者注：", "en": "Editor's note: "}
+_ANCHOR = re.compile(r'^\s*<a id="(note-[a-z0-9-]+)"></a>\s*$')
+_TITLE_LINE = re.compile(r'!!! note "(?P<prefix>编者注：|Editor\'s note: )(?P<title>[^"]+)"')
+_H1 = re.compile(r"^# (.*?)(?:\s*\{ #[\w-]+ \})?\s*$", re.MULTILINE)
+# The anchor and its note are a few lines apart at most (the note may be printed by a build-time block).
+_NEARBY_LINES = 6
+
+
+@dataclass(frozen=True)
+class EditorsNote:
+    """One editor's note: the page it is on (``summary-flow.md``), its anchor and its title."""
+
+    page: str
+    anchor: str
+    title: str
+    page_title: str
+
+    @property
+    def url(self) -> str:
+        """The page's URL relative to another top-level page (the corrections page): ``../summary-flow/``.
+
+        A URL, not a ``.md`` link: MkDocs does not rewrite the links of build-time output.
+        """
+        stem = self.page.removesuffix(".md")
+        return "../" if stem == "index" else f"../{stem}/"
+
+    @property
+    def link(self) -> str:
+        return f"{self.url}#{self.anchor}"
+
+
+class _NavLoader(yaml.SafeLoader):
+    """mkdocs.yml with its !ENV and !!python tags read as plain values: only the nav is wanted."""
+
+
+_NavLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+_NavLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def nav_pages(config: Path = Path("mkdocs.yml")) -> list[str]:
+    """The Markdown pages of the nav of ``config``, in order (paths inside a language folder)."""
+    nav = yaml.load(config.read_text(encoding="utf-8"), Loader=_NavLoader)["nav"]
+
+    def walk(items: list) -> list[str]:
+        pages: list[str] = []
+        for item in items:
+            value = next(iter(item.values())) if isinstance(item, dict) else item
+            pages.extend(walk(value) if isinstance(value, list) else [value])
+        return pages
+
+    return [page for page in walk(nav) if page.endswith(".md")]
+
+
+def _page_title(text: str, page: str) -> str:
+    match = _H1.search(split_front_matter(text)[1])
+    if not match:
+        raise ValueError(f"{page} has no level-1 heading to name it by")
+    return match.group(1).removeprefix("📌").strip()
+
+
+def notes_of_page(text: str, page: str, lang: str) -> list[EditorsNote]:
+    """The editor's notes of one page, each checked to sit right after its anchor.
+
+    >>> page = 'Text.\\n\\n<a id="note-units"></a>\\n\\n!!! note "Editor\\'s note: units"\\n\\n    MiB, not MB.\\n'
+    >>> [(n.anchor, n.title) for n in notes_of_page("# Cost { #cost }\\n\\n" + page, "cost.md", "en")]
+    [('note-units', 'units')]
+    >>> notes_of_page('# Cost\\n\\n!!! note "Editor\\'s note: units"\\n', "cost.md", "en")
+    Traceback (most recent call last):
+    ...
+    ValueError: cost.md line 3: the editor's note 'units' has no <a id="note-…"></a> on its own line just before it
+    """
+    lines = text.splitlines()
+    titles = {i: m for i, line in enumerate(lines) if (m := _TITLE_LINE.search(line))}
+    anchors = {i: m.group(1) for i, line in enumerate(lines) if (m := _ANCHOR.match(line))}
+    notes, used = [], set()
+    for i, match in titles.items():
+        if match.group("prefix") != NOTE_PREFIX[lang]:
+            raise ValueError(f"{page} line {i + 1}: a {lang} page titles its editor's note {NOTE_PREFIX[lang]!r}…")
+        before = [j for j in anchors if i - _NEARBY_LINES <= j < i and j not in used]
+        if not before:
+            raise ValueError(
+                f"{page} line {i + 1}: the editor's note {match.group('title')!r} has no "
+                '<a id="note-…"></a> on its own line just before it'
+            )
+        used.add(before[-1])
+        notes.append(EditorsNote(page, anchors[before[-1]], match.group("title").strip(), _page_title(text, page)))
+    stray = [anchors[j] for j in anchors if j not in used]
+    if stray:
+        raise ValueError(f"{page}: the anchors {stray} are not followed by an editor's note")
+    return notes
+
+
+def editors_notes(lang: str, docs: Path = Path("docs"), config: Path = Path("mkdocs.yml")) -> list[EditorsNote]:
+    """Every editor's note of the site in language ``lang``, in nav order."""
+    if lang not in NOTE_PREFIX:
+        raise ValueError(f"lang must be one of {sorted(NOTE_PREFIX)}, got {lang!r}")
+    notes = []
+    for page in nav_pages(config):
+        notes += notes_of_page((docs / lang / page).read_text(encoding="utf-8"), page, lang)
+    return notes
+
+
+def notes_table(lang: str, docs: Path = Path("docs"), config: Path = Path("mkdocs.yml")) -> str:
+    """The Markdown table of the corrections page: each note, linked, and the page it is on."""
+    header = {"zh": ["编者注", "所在页面"], "en": ["Editor's note", "Page"]}[lang]
+    notes = editors_notes(lang, docs, config)
+    if not notes:
+        raise ValueError(f"no editor's note found in {docs / lang}; run the build from the repository's root")
+    rows = [[f"[{note.title}]({note.link})", f"[{note.page_title}]({note.url})"] for note in notes]
+    return markdown_table(header, rows, align="ll")
