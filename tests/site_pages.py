@@ -6,7 +6,8 @@ from pathlib import Path
 
 from mkdocs.config import load_config
 
-from conftest import ROOT
+from conftest import LANGUAGES, ROOT
+from qkv_site.pdf import pdf_path
 
 CONFIG = ROOT / "mkdocs.yml"
 
@@ -37,3 +38,9 @@ def page_url(source: str, lang: str) -> str:
     stem = source.rsplit(".", 1)[0]
     prefix = "/" if lang == "zh" else f"/{lang}/"
     return prefix if stem == "index" else f"{prefix}{stem}/"
+
+
+def is_pdf_edition(site: Path, target: Path) -> bool:
+    """Whether ``target`` is one of the PDFs that ``python -m qkv_site.pdf`` writes into the built site
+    after ``mkdocs build`` (the home pages link them; tests/test_pdf.py makes them and follows those links)."""
+    return target in {pdf_path(site, lang) for lang in LANGUAGES}
