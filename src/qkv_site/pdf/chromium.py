@@ -13,7 +13,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Route
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [
@@ -104,11 +108,11 @@ def print_pages(site: Path, pages: dict[str, str], outputs: dict[str, Path], bro
             chromium.close()
 
 
-def _print_one(chromium, root: str, lang: str, html: str, output: Path) -> None:
+def _print_one(chromium: Browser, root: str, lang: str, html: str, output: Path) -> None:
     address = root + PRINT_PATH.format(lang=lang)
     problems: list[str] = []
 
-    def route(request_route) -> None:
+    def route(request_route: Route) -> None:
         request = request_route.request
         if request.url == address:
             request_route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)

@@ -214,7 +214,7 @@ def combined_html(site: Path, pages: list[SitePage], root_home: SitePage) -> str
     stylesheets = [urljoin("/" + pages[0].url, link["href"]) for link in first.select('link[rel="stylesheet"]')]
     # MathJax, when the pages typeset their formulas in the browser: its configuration and its bundle.
     scripts = [urljoin("/" + pages[0].url, script["src"]) for script in first.select("script[src]") if "mathjax" in script["src"].lower()]
-    home_title = articles[0].find("h1").get_text(" ", strip=True)
+    home_title = " ".join(articles[0].find("h1").get_text().split())
     head = "\n".join(
         [f'<meta charset="utf-8"><title>{html.escape(home_title)}</title>']
         + [f'<link rel="stylesheet" href="{html.escape(href)}">' for href in stylesheets]
