@@ -60,7 +60,12 @@ async () => {
     const match = node.textContent.match(/\$\$|\\\(|\\\[|\\begin\{|\\frac/);
     if (match) rawTex.push(node.textContent.trim().slice(0, 120));
   }
+  // Formulas typeset at build time draw their glyphs with <use href="#…">: every one must resolve.
+  const missingGlyphs = [...document.querySelectorAll("svg use")]
+    .map((use) => use.getAttribute("href") || use.getAttribute("xlink:href") || "")
+    .filter((href) => href.startsWith("#") && !document.getElementById(href.slice(1)));
   return {
+    missingGlyphs,
     brokenImages: [...document.images].filter((image) => !image.naturalWidth).map((image) => image.src),
     mathErrors: [...document.querySelectorAll("mjx-merror")].map((error) => error.textContent),
     rawTex,
@@ -135,6 +140,7 @@ def _print_one(chromium: Browser, root: str, lang: str, html: str, output: Path)
         ready = page.evaluate(READY_JS)
         problems += [f"image did not load: {src}" for src in ready["brokenImages"]]
         problems += [f"formula error: {text}" for text in ready["mathErrors"]]
+        problems += [f"an SVG refers to a missing element: {href}" for href in ready["missingGlyphs"][:5]]
         problems += [f"raw TeX after typesetting: {text!r}" for text in ready["rawTex"]]
         if problems:
             raise PrintError(f"the {lang} print page is not whole ({urlsplit(address).path}):\n" + "\n".join(problems[:20]))

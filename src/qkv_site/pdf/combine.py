@@ -10,6 +10,7 @@ scripts, copy buttons, and the controls of the interactive pages (a short note l
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
@@ -126,11 +127,21 @@ def replace_interactive(article: Tag, page: SitePage, root: str, lang: str) -> b
 
 
 def prefix_ids(article: Tag, page: SitePage) -> None:
+    """Give every id of the page, and every reference to one, the page's prefix (links: ``rewrite_links``)."""
     for element in article.find_all(id=True):
         element["id"] = local_id(page, element["id"])
     for attribute in ("for", "aria-labelledby", "aria-describedby", "aria-controls"):
         for element in article.find_all(attrs={attribute: True}):
             element[attribute] = " ".join(local_id(page, value) for value in element[attribute].split())
+    # Inline SVG (formulas typeset at build time): <use href="#glyph"> and url(#…) in attributes.
+    for element in article.find_all(lambda tag: tag.name != "a"):
+        for attribute, value in list(element.attrs.items()):
+            if not isinstance(value, str):
+                continue
+            if attribute in ("href", "xlink:href") and value.startswith("#"):
+                element[attribute] = "#" + local_id(page, value[1:])
+            elif "url(#" in value:
+                element[attribute] = re.sub(r"url\(#([^)]+)\)", lambda match: f"url(#{local_id(page, match.group(1))})", value)
 
 
 def absolute_resources(article: Tag, page: SitePage) -> None:
