@@ -9,7 +9,8 @@ from pathlib import Path
 from bs4 import BeautifulSoup
 from mkdocs.config import load_config
 
-from conftest import ROOT
+from conftest import LANGUAGES, ROOT
+from qkv_site.pdf import pdf_path
 
 CONFIG = ROOT / "mkdocs.yml"
 
@@ -62,3 +63,9 @@ def expected_formulas(site: Path, lang: str, source: str) -> int:
             count += len(re.findall(pattern, text, flags=re.DOTALL))
             text = re.sub(pattern, " ", text, flags=re.DOTALL)
     return count
+
+
+def is_pdf_edition(site: Path, target: Path) -> bool:
+    """Whether ``target`` is one of the PDFs that ``python -m qkv_site.pdf`` writes into the built site
+    after ``mkdocs build`` (the home pages link them; tests/test_pdf.py makes them and follows those links)."""
+    return target in {pdf_path(site, lang) for lang in LANGUAGES}

@@ -1,0 +1,234 @@
+"""The PDF edition: ``python -m qkv_site.pdf`` on a copy of the test session's site, read back with poppler.
+
+Every heading of a language's pages is in its PDF's outline, in nav order, and on the page the outline
+points to; the worked example's matrices are text; no raw TeX, no build code; fonts embedded; links
+inside the PDF land on the right page; each PDF is where its home page links it, and under 10 MB.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+
+from conftest import DOCS, LANGUAGES, ROOT
+from qkv.examples import worked_example
+from qkv_site.formatting import number
+from qkv_site.pdf import pdf_path
+from qkv_site.pdf.combine import combined_html
+from qkv_site.pdf.site_map import SitePage, languages
+from site_pages import built_path, nav_sources
+
+PAGES = nav_sources()
+MAX_BYTES = 10 * 1024 * 1024
+POPPLER = ("pdftotext", "pdffonts", "pdftohtml")
+MATH = "\x00"  # where a formula was in a heading: the outline has no text for it
+
+
+def squeeze(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+@pytest.fixture(scope="session")
+def pdf_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the session's site with both PDFs made in it (the session's own site stays as mkdocs wrote it)."""
+    from browser_support import browser_unavailable
+
+    missing = browser_unavailable() or next((f"no {tool} (sudo apt-get install poppler-utils)" for tool in POPPLER if not shutil.which(tool)), None)
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"the PDF tests cannot run in CI (CI=true): {missing}", pytrace=False)
+        pytest.skip(f"PDF tests skipped: {missing}")
+    copy = tmp_path_factory.mktemp("pdf") / "site"
+    shutil.copytree(site, copy)
+    command = [sys.executable, "-m", "qkv_site.pdf", "--site-dir", str(copy), "--config-file", str(ROOT / "mkdocs.yml")]
+    result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    if result.returncode != 0:
+        pytest.fail(f"python -m qkv_site.pdf failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}", pytrace=False)
+    return copy
+
+
+@cache
+def pages_text(pdf: Path, *options: str) -> list[str]:
+    """The text of every page of ``pdf`` (pdftotext separates pages with a form feed)."""
+    text = subprocess.run(["pdftotext", "-enc", "UTF-8", *options, str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return text.split("\f")[:-1]
+
+
+@cache
+def pdf_xml(pdf: Path) -> str:
+    """poppler's XML view of ``pdf``: every piece of text with its links, and the outline."""
+    return subprocess.run(["pdftohtml", "-xml", "-i", "-stdout", "-q", str(pdf)], capture_output=True, text=True, check=True).stdout
+
+
+def outline(pdf: Path) -> list[tuple[str, int]]:
+    """The PDF's bookmarks, in order, as (title, page number)."""
+    return [(html.unescape(re.sub(r"<[^>]+>", "", title)), int(page)) for page, title in re.findall(r'<item page="(\d+)">(.*?)</item>', pdf_xml(pdf))]
+
+
+def headings(site: Path, lang: str, *sources: str) -> list[str]:
+    """Every heading of the language's pages (of ``sources``, default all) in nav order (an interactive
+    page keeps only its title), with MATH where a formula was."""
+    found: list[str] = []
+    for source in sources or PAGES:
+        article = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser").select_one("article")
+        interactive = article.select_one(".qkv-playground:not([data-compact])") is not None
+        for heading in article.find_all(re.compile("^h[1-6]$"), limit=1 if interactive else None):
+            for node in heading.select("a.headerlink, a.anchor-link"):
+                node.decompose()
+            for formula in heading.select(".arithmatex"):
+                formula.replace_with(MATH)
+            found.append(re.sub(r"\$[^$]+\$|\\\(.+?\\\)", MATH, heading.get_text()))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pdf_is_where_the_home_page_links_it(pdf_site: Path, lang: str) -> None:
+    home = built_path(pdf_site, "index.md", lang)
+    links = BeautifulSoup(home.read_text(encoding="utf-8"), "html.parser").select("article a.pdf-edition[href]")
+    assert len(links) == 1, f"the {lang} home page should link its PDF once, found {len(links)} links"
+    target = Path(unquote(urlsplit(urljoin(home.as_uri(), links[0]["href"])).path))
+    assert target == pdf_path(pdf_site, lang), f"the {lang} home page links {target}, the PDF is at {pdf_path(pdf_site, lang)}"
+    size = target.stat().st_size
+    assert 100_000 < size <= MAX_BYTES, f"{target.name}: {size / 1e6:.1f} MB (at most {MAX_BYTES / 1e6:.1f} MB)"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_heading_is_in_the_outline_in_nav_order_and_on_its_page(pdf_site: Path, lang: str) -> None:
+    pdf = pdf_path(pdf_site, lang)
+    expected = headings(pdf_site, lang)
+    bookmarks = outline(pdf)
+    # A formula in a heading is in the outline as whatever text it was drawn with (or none): the text
+    # around it must match exactly.
+    patterns = [".*?".join(re.escape(squeeze(part)) for part in heading.split(MATH)) for heading in expected]
+    titles = [squeeze(title) for title, _ in bookmarks]
+    assert len(titles) == len(patterns), f"{len(titles)} bookmarks for {len(patterns)} headings: {titles}"
+    differ = [(title, heading) for title, pattern, heading in zip(titles, patterns, expected) if not re.fullmatch(pattern, title)]
+    assert not differ, f"outline ≠ the pages' headings (bookmark, heading): {differ[:5]}"
+    numbers = [page for _, page in bookmarks]
+    assert numbers == sorted(numbers), f"the outline's pages go backwards: {numbers}"
+    text = pages_text(pdf)
+    assert numbers[0] >= 2, "the first page is the cover"
+    for heading, page in zip(expected, numbers):
+        on_page = squeeze(text[page - 1])
+        for piece in filter(None, (squeeze(part) for part in heading.split(MATH))):
+            assert piece in on_page, f"heading {heading!r}: {piece!r} is not on page {page}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_worked_example_matrices_are_text(pdf_site: Path, lang: str) -> None:
+    pdf = pdf_path(pdf_site, lang)
+    # The worked example's pages: from its title's page to the page before the next page's title.
+    following = PAGES[PAGES.index("worked-example.md") + 1]
+    titles = [squeeze(headings(pdf_site, lang, source)[0]) for source in ("worked-example.md", following)]
+    page_of = {squeeze(title): page for title, page in outline(pdf)}
+    first, after = (page_of[title] for title in titles)
+    # In content order (-raw) every matrix reads row by row: look for each one's numbers in a row.
+    text = "".join(pages_text(pdf, "-raw")[first - 1:after - 1]).replace("\u2212", "-")  # MathJax writes U+2212 for minus
+    numbers = " " + " ".join(re.findall(r"-?\d+(?:\.\d+)?", text)) + " "
+    example = worked_example()
+    matrices = {name: getattr(example, name) for name in ("x", "w_q", "w_k", "w_v", "q", "k", "v", "scores", "scaled_scores", "weights", "output")}
+    missing = [name for name, matrix in matrices.items() if " " + " ".join(number(value) for value in matrix.ravel()) + " " not in numbers]
+    assert not missing, f"matrices of the worked example not found as text in the {lang} PDF: {missing}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_raw_tex(pdf_site: Path, lang: str) -> None:
+    for number_, page in enumerate(pages_text(pdf_path(pdf_site, lang)), start=1):
+        for marker in ("\\frac", "\\begin", "$$", "\\(", "\\["):
+            assert marker not in page, f"raw TeX {marker!r} on page {number_}: …{page[max(0, page.find(marker) - 60):page.find(marker) + 60]}…"
+
+
+def exec_and_reader_code(lang: str) -> tuple[list[str], str]:
+    """The lines of the build-time (``exec="on"``) blocks of the language's pages, and all the code a
+    reader is shown (plain code blocks, the notebook's cells), squeezed."""
+    build, reader = [], []
+    for source in PAGES:
+        path = DOCS / lang / source
+        if source.endswith(".ipynb"):
+            reader += ["".join(cell["source"]) for cell in json.loads(path.read_text(encoding="utf-8"))["cells"] if cell["cell_type"] == "code"]
+            continue
+        for info, body in re.findall(r"^```(\w+[^\n]*)\n(.*?)^```", path.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL):
+            (build if 'exec="on"' in info else reader).append(body)
+    return [line.strip() for block in build for line in block.splitlines()], squeeze("\n".join(reader))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_none_of_the_build_code(pdf_site: Path, lang: str) -> None:
+    build_lines, reader_code = exec_and_reader_code(lang)
+    # Code, not the prose its strings print (a call, an import, an assignment); and a line the reader is
+    # shown elsewhere (the same import in a plain code block) proves nothing.
+    code = re.compile(r"^(from|import)\s|^[\w.\[\], ]+\s*=[^=]|^[\w.]+\(")
+    telling = [line for line in build_lines if len(squeeze(line)) >= 12 and code.match(line) and squeeze(line) not in reader_code]
+    assert len(telling) >= 20, f"only {len(telling)} lines of build code to look for: the check would prove little"
+    text = squeeze("".join(pages_text(pdf_path(pdf_site, lang))))
+    shown = [line for line in telling if squeeze(line) in text]
+    assert not shown, f"build code in the {lang} PDF: {shown[:5]}"
+
+
+def font_rows(pdf: Path) -> list[dict[str, str]]:
+    lines = subprocess.run(["pdffonts", str(pdf)], capture_output=True, text=True, check=True).stdout.splitlines()
+    header, rule = lines[0], lines[1]
+    spans = [match.span() for match in re.finditer(r"-+", rule)]
+    names = [header[start:end + 1].strip() for start, end in spans]
+    return [{name: row[start:end + 1].strip() for name, (start, end) in zip(names, spans)} for row in lines[2:]]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_font_is_embedded_and_maps_to_unicode(pdf_site: Path, lang: str) -> None:
+    rows = font_rows(pdf_path(pdf_site, lang))
+    assert rows, "pdffonts lists no font"
+    not_embedded = [row for row in rows if row["emb"] != "yes" or row["uni"] != "yes"]
+    assert not not_embedded, f"fonts not embedded or without a Unicode map: {not_embedded[:5]}"
+    if lang == "zh":
+        cjk = sum(1 for char in "".join(pages_text(pdf_path(pdf_site, lang))) if "\u4e00" <= char <= "\u9fff")
+        assert cjk > 5_000, f"only {cjk} Chinese characters came back out of the Chinese PDF"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_links_between_pages_land_on_their_page(pdf_site: Path, lang: str) -> None:
+    pdf = pdf_path(pdf_site, lang)
+    page_of = {squeeze(title): page for title, page in outline(pdf)}
+    pages = len(pages_text(pdf))
+    internal: list[tuple[int, str]] = []
+    for target, text in re.findall(r'<a href="[^"#]*\.html#(\d+)">(.*?)</a>', pdf_xml(pdf)):
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+        if internal and internal[-1][0] == int(target):  # poppler cuts a link's text into runs of one font
+            internal[-1] = (int(target), internal[-1][1] + text)
+        else:
+            internal.append((int(target), text))
+    assert len(internal) >= 10, f"only {len(internal)} links inside the {lang} PDF"
+    assert all(1 <= target <= pages for target, _ in internal), "a link points past the last page"
+    # The home page's reading path links each page by its title: those land on that title's page.
+    to_titles = [(target, squeeze(text)) for target, text in internal if squeeze(text) in page_of]
+    assert len(to_titles) >= 3, f"no link of the {lang} PDF carries a heading's title: {internal[:5]}"
+    wrong = [(text, target, page_of[text]) for target, text in to_titles if target != page_of[text]]
+    assert not wrong, f"links that miss their page (title, target, page): {wrong}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_print_page_keeps_results_and_light_figures_only(site: Path, lang: str) -> None:
+    default = languages(ROOT / "mkdocs.yml")[1]
+    pages = [SitePage(source, lang, default) for source in PAGES]
+    page = BeautifulSoup(combined_html(site, pages, SitePage("index.md", default, default)), "html.parser")
+    tabbed = sum((DOCS / lang / source).read_text(encoding="utf-8").count('source="tabbed-right"') for source in PAGES if source.endswith(".md"))
+    assert len(page.select(".exec-result")) == tabbed, "every computed result is kept, once"
+    assert not page.select(".tabbed-set input[id^='exec-'], .tabbed-labels"), "a code tab is left"
+    assert page.select('img[src*="#only-light"]') and not page.select('img[src*="#only-dark"]'), "figures: the light variant only"
+    ids = {element["id"] for element in page.find_all(id=True)}
+    jumps = [link["href"][1:] for link in page.select('a[href^="#"]')]
+    assert len(jumps) >= 20 and set(jumps) <= ids, f"links inside the print page without a target: {sorted(set(jumps) - ids)[:5]}"
+    assert len(ids) == len(page.find_all(id=True)), "two elements share an id"
+    playground = page.select_one("#page-playground")
+    assert [child.name for child in playground.find_all(recursive=False)] == ["h1", "p"], "the playground is its title and a link"
+    assert not page.select(".qkv-playground"), "a playground's controls are left"
