@@ -62,6 +62,12 @@ def clear_caches() -> list[str]:
     for stamp in sorted((ROOT / "docs").glob("*/figures/.stamp")):
         stamp.unlink()
         removed.append(str(stamp.relative_to(ROOT)))
+    from qkv_site.social_cards import cache_dir
+
+    cards = cache_dir()  # the social cards, drawn again on a cold build
+    if cards.exists():
+        shutil.rmtree(cards)
+        removed.append(str(cards))
     jupyter_cache = ROOT / ".cache" / "mkdocs-jupyter"
     if jupyter_cache.exists():
         shutil.rmtree(jupyter_cache)
