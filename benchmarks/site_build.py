@@ -76,6 +76,12 @@ def clear_caches() -> list[str]:
     for cache in sorted(BUILD_CACHE.glob("*")) if BUILD_CACHE.is_dir() else []:
         shutil.rmtree(cache) if cache.is_dir() else cache.unlink()
         removed.append(str(cache.relative_to(ROOT)))
+    from qkv_site.social_cards import cache_dir
+
+    cards = cache_dir()  # the social cards, drawn again on a cold build
+    if cards.exists():
+        shutil.rmtree(cards)
+        removed.append(str(cards))
     return removed
 
 

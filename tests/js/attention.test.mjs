@@ -3,7 +3,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  attention, causalMask, dotProductText, formatNumber, matmul, parseCell, scalingFactor, softmax, softmaxRow, transpose,
+  attention, causalMask, decimalsOf, dotProductText, formatFixed, formatNumber, formatWeight, matmul, parseCell, scalingFactor,
+  softmax, softmaxRow, transpose,
 } from "../../docs/assets/javascripts/playground/attention.js";
 
 const close = (actual, expected, tol = 1e-9) =>
@@ -76,8 +77,28 @@ test("numbers are formatted like qkv_site.formatting.number", () => {
 
 test("the dot product written out", () => {
   const { q, k, scores } = attention(article);
-  assert.equal(dotProductText(q, k, 0, 0, scores[0][0]), "2×1 + 0×1 + 1×0 = 2");
-  assert.equal(dotProductText([[-1, 0.5]], [[2, 2]], 0, 0, -1), "(-1)×2 + 0.50×2 = -1");
+  assert.deepEqual(dotProductText(q, k, 0, 0, scores[0][0]), { text: "2×1 + 0×1 + 1×0 = 2", exact: true });
+  assert.deepEqual(dotProductText([[-1, 0.5]], [[2, 2]], 0, 0, -1), { text: "(-1)×2 + 0.50×2 = -1", exact: true });
+  // each matrix in its own format: Q with decimals, K and the scores as integers
+  assert.deepEqual(dotProductText([[1, 0.5]], [[2, 2]], 0, 0, 3, { dQ: 2, dK: 0, dScore: 2 }),
+    { text: "1.00×2 + 0.50×2 = 3.00", exact: true });
+  // rounded numbers do not multiply out to the sum shown: "≈", and exact is false
+  const third = 1 / 3;
+  assert.deepEqual(dotProductText([[third, third]], [[1, 2]], 0, 0, third * 3, { dQ: 2, dK: 0, dScore: 0 }),
+    { text: "0.33×1 + 0.33×2 ≈ 1", exact: false });
+});
+
+test("one format per matrix, and a tiny weight is not a 0", () => {
+  assert.equal(decimalsOf([[1, 2], [3, -4]]), 0);
+  assert.equal(decimalsOf([[1, 0.5]]), 2);
+  assert.equal(decimalsOf([[1, -Infinity]]), 0); // a masked score does not decide the format
+  assert.deepEqual([1, 0.5, -0.001, 0.125].map((v) => formatFixed(v, 2)), ["1.00", "0.50", "0.00", "0.12"]);
+  assert.deepEqual([1, -3, 0].map((v) => formatFixed(v, 0)), ["1", "-3", "0"]);
+  assert.equal(formatWeight(1e-5, 2), "<0.01");
+  assert.equal(formatWeight(0, 2), "0.00"); // an unmasked weight that is exactly 0 (exp underflow)
+  assert.equal(formatWeight(0.004, 2), "<0.01");
+  assert.equal(formatWeight(0.006, 2), "0.01");
+  assert.equal(formatWeight(1, 0), "1");
 });
 
 test("cells: numbers in, everything else an error", () => {

@@ -15,7 +15,7 @@ def draw(theme: Theme, lang: str) -> Figure:
     example = cat_sat_on_mat()
     t = text("asymmetry", lang)
     names = [t["gloss"].format(token=token, gloss=gloss) for token, gloss in zip(example.tokens, example.glosses)]
-    columns = [name.replace(" (", "\n(") for name in names]  # two lines: the glosses are wide
+    columns = list(example.tokens)  # the rows carry the English glosses; the columns stay narrow
     a = example.weights
     verb, noun = example.tokens.index("坐在"), example.tokens.index("猫")
 

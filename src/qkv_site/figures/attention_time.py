@@ -62,9 +62,9 @@ def draw(theme: Theme, lang: str) -> Figure:
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_minor_locator(NullLocator())
     ax.grid(True)
-    # Lower right stays empty: every line rises to the right and the slow Python loop sits top left.
-    legend = ax.legend(loc="lower right", title=t["note"].format(repeats=results["repeats"], threads=results["torch"]["threads"]),
-                       title_fontsize=SMALL_SIZE, alignment="right")
+    # Below the plot, two columns: inside, the four lines leave no corner free at this size.
+    legend = fig.legend(loc="outside lower center", ncols=2, title=t["note"].format(repeats=results["repeats"], threads=results["torch"]["threads"]),
+                        title_fontsize=SMALL_SIZE)
     legend.get_title().set_color(theme.muted)
     ax.set_xlabel(t["x"])
     ax.set_ylabel(t["y"])

@@ -24,7 +24,7 @@ def draw_weights(
 ) -> None:
     """Draw `weights` (queries down, keys across, values in [0, 1]) on `ax`, keys on top as in the article.
 
-    Axis titles take the Q and K colours: rows are queries, columns are keys.
+    Axis titles are written in the Q and K colours (`Theme.ink`): rows are queries, columns are keys.
     """
     n_rows, n_cols = weights.shape
     cmap = theme.heatmap
@@ -46,9 +46,9 @@ def draw_weights(
     for spine in ax.spines.values():
         spine.set_visible(False)
     if row_title:
-        ax.set_ylabel(row_title, color=COLORS["q"])
+        ax.set_ylabel(row_title, color=theme.ink(COLORS["q"]))
     if col_title:
-        ax.set_xlabel(col_title, color=COLORS["k"])
+        ax.set_xlabel(col_title, color=theme.ink(COLORS["k"]))
 
 
 def outline_cell(ax: Axes, row: int, col: int, theme: Theme) -> None:

@@ -32,12 +32,12 @@ def draw(theme: Theme, lang: str) -> Figure:
     ax.set_ylim(len(tokens) - 0.4, -0.6)  # sentence order, top to bottom
     for label, token in zip(ax.get_yticklabels(), tokens):
         if token == "it":  # the query itself
-            label.set_color(COLORS["q"])
+            label.set_color(theme.ink(COLORS["q"]))
     ax.set_xlim(0, 1)
     ax.tick_params(axis="y", length=0)
     ax.grid(True, axis="x")
     ax.set_xlabel(t["x"])
-    ax.set_ylabel(t["y"], color=COLORS["k"])
+    ax.set_ylabel(t["y"], color=theme.ink(COLORS["k"]))
     ax.set_axisbelow(True)
     fig.suptitle(t["title"], fontsize=TITLE_SIZE)
     ax.set_title(t["subtitle"], color=theme.muted, fontsize=SMALL_SIZE)

@@ -50,14 +50,14 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         },
     },
     "self_vs_cross": {
-        "title_self": {"zh": "Self-Attention\nQ、K 来自同一序列", "en": "Self-attention\nQ and K from one sequence"},
-        "title_cross": {"zh": "Cross-Attention\nQ 来自 Decoder，K 来自 Encoder", "en": "Cross-attention\nQ from the decoder, K from the encoder"},
+        "title_self": {"zh": "Self-Attention\nQ、K 来自\n同一个序列", "en": "Self-attention\nQ and K from\none sequence"},
+        "title_cross": {"zh": "Cross-Attention\nQ 来自 Decoder\nK 来自 Encoder", "en": "Cross-attention\nQ from the decoder\nK from the encoder"},
         "query_encoder": {"zh": "Query（Encoder）", "en": "Query (encoder)"},
         "query_decoder": {"zh": "Query（Decoder）", "en": "Query (decoder)"},
         "key_encoder": {"zh": "Key（Encoder）", "en": "Key (encoder)"},
     },
     "memory": {
-        "title": {"zh": "注意力矩阵的显存（FP16，单头，单层）", "en": "Attention-matrix memory (FP16, one head, one layer)"},
+        "title": {"zh": "注意力矩阵的显存\n（FP16，单头，单层）", "en": "Attention-matrix memory\n(FP16, one head, one layer)"},
         "x": {"zh": "序列长度 $n$（Token 数）", "en": "Sequence length $n$ (tokens)"},
         "y": {"zh": "显存", "en": "Memory"},
         "point": {"zh": "{n}：{size}", "en": "{n}: {size}"},
@@ -82,7 +82,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "step5": {"zh": "第五步\n加权求和", "en": "Step 5\nWeighted sum"},
     },
     "tiled_memory": {
-        "title": {"zh": "实测：一次注意力计算的峰值内存（$d = {d}$，float32）", "en": "Measured: peak memory of one attention call ($d = {d}$, float32)"},
+        "title": {"zh": "实测：一次注意力计算的峰值内存\n（$d = {d}$，float32）", "en": "Measured: peak memory of one attention call\n($d = {d}$, float32)"},
         "x": {"zh": "序列长度 $n$", "en": "Sequence length $n$"},
         "y": {"zh": "峰值内存（tracemalloc）", "en": "Peak memory (tracemalloc)"},
         "naive": {"zh": "普通注意力（存下 $n \\times n$ 矩阵）", "en": "Ordinary attention (keeps $n \\times n$)"},
@@ -91,7 +91,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "ratio": {"zh": "$n$ = {n}：分块只用\n{tiled}，是 {naive} 的 {ratio}", "en": "$n$ = {n}: tiled needs\n{tiled}, {ratio} of {naive}"},
     },
     "attention_time": {
-        "title": {"zh": "实测：一次注意力计算的时间（$d = {d}$，float32，CPU）", "en": "Measured: time of one attention call ($d = {d}$, float32, CPU)"},
+        "title": {"zh": "实测：一次注意力计算的时间\n（$d = {d}$，float32，CPU）", "en": "Measured: time of one attention call\n($d = {d}$, float32, CPU)"},
         "x": {"zh": "序列长度 $n$", "en": "Sequence length $n$"},
         "y": {"zh": "时间（中位数）", "en": "Time (median)"},
         "qkv": {"zh": "qkv（numpy）", "en": "qkv (numpy)"},

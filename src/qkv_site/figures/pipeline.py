@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from matplotlib.axes import Axes
+from matplotlib.colors import to_hex, to_rgb
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyBboxPatch
 
@@ -24,6 +25,12 @@ def _box(ax: Axes, x: float, y: float, width: float, label: str, edge: str, them
                                 boxstyle="round,pad=0,rounding_size=0.15", linewidth=1.8,
                                 edgecolor=edge, facecolor=fill or "none"))
     ax.text(x, y, label, ha="center", va="center", color=color or theme.text, fontsize=FONT_SIZE + 1)
+
+
+def _tint(color: str, theme: Theme) -> str:
+    """A box's fill: 12 % of `color` over the page, flattened so text on it can be checked for contrast."""
+    page, ink = to_rgb(theme.background), to_rgb(color)
+    return to_hex(tuple(p + (c - p) * 0.12 for p, c in zip(page, ink)))
 
 
 def _arrow(ax: Axes, start: tuple[float, float], end: tuple[float, float], color: str) -> None:
@@ -50,7 +57,8 @@ def draw(theme: Theme, lang: str) -> Figure:
     _box(ax, input_x, ROW["input"], 2.2, t["input"], neutral, theme)
     for role, x in QKV_X.items():
         color = COLORS[role]
-        _box(ax, x, ROW["qkv"], 1.6, t[role], color, theme, fill=color + "1f", color=color)
+        tint = _tint(color, theme)
+        _box(ax, x, ROW["qkv"], 1.6, t[role], color, theme, fill=tint, color=theme.ink(color, on=tint))
         start, end = (input_x + (x - input_x) * 0.35, ROW["input"] + bottom), (x, ROW["qkv"] + top)
         _arrow(ax, start, end, color)
         weight = {"q": r"$\times W_Q$", "k": r"$\times W_K$", "v": r"$\times W_V$"}[role]
@@ -58,7 +66,7 @@ def draw(theme: Theme, lang: str) -> Figure:
         side = -1 if x < input_x else 1
         raise_by = 0.15 if x != input_x else 0.0
         ax.text((start[0] + end[0]) / 2 + side * 0.2, (start[1] + end[1]) / 2 + raise_by, weight,
-                ha="right" if side < 0 else "left", va="center", color=color)
+                ha="right" if side < 0 else "left", va="center", color=theme.ink(color))
 
     # Steps 2 to 5 in one column; Q and K feed the scores, V joins at the weighted sum.
     _box(ax, CENTER, ROW["scores"], 2.2, r"$QK^T$", neutral, theme)
@@ -72,7 +80,7 @@ def draw(theme: Theme, lang: str) -> Figure:
     ax.plot([QKV_X["v"], QKV_X["v"]], [ROW["qkv"] + bottom, ROW["weighted"]], color=COLORS["v"], linewidth=1.6)
     _arrow(ax, (QKV_X["v"], ROW["weighted"]), (CENTER + 1.1, ROW["weighted"]), COLORS["v"])
     _arrow(ax, (CENTER, ROW["weighted"] + bottom), (CENTER, ROW["output"] + top), neutral)
-    _box(ax, CENTER + 0.6, ROW["output"], 4.4, t["output"], theme.text, theme)
+    _box(ax, CENTER + 1.4, ROW["output"], 6.2, t["output"], theme.text, theme)
 
     # The article's step names, level with their boxes.
     for step, row in (("step1", "qkv"), ("step2", "scores"), ("step3", "scale"), ("step4", "softmax"),

@@ -42,13 +42,13 @@ def draw(theme: Theme, lang: str) -> Figure:
     top.set_yticks([0, 0.2, 0.4, 0.6, 0.8, 1.0])
     top.set_ylabel(t["max_weight"])
     top.legend(loc="center left", bbox_to_anchor=(0, 0.62))
-    top.annotate(t["no_focus"], xy=(study.d_k[-2], study.max_weight["d_k"][-2]), xytext=(0, 10),
-                 textcoords="offset points", ha="right", va="bottom", color=SCALING_COLORS["d_k"], fontsize=SMALL_SIZE)
+    top.annotate(t["no_focus"], xy=(study.d_k[-2], study.max_weight["d_k"][-2]), xytext=(0, 3),
+                 textcoords="offset points", ha="right", va="bottom", color=theme.ink(SCALING_COLORS["d_k"]), fontsize=SMALL_SIZE)
 
     bottom.set_ylim(0, None)
     bottom.set_ylabel(t["jacobian"])
     bottom.annotate(t["vanishing"], xy=(study.d_k[-1], study.jacobian_norm["none"][-1]), xytext=(-12, -3),
-                    textcoords="offset points", ha="right", va="center", color=SCALING_COLORS["none"],
+                    textcoords="offset points", ha="right", va="center", color=theme.ink(SCALING_COLORS["none"]),
                     fontsize=SMALL_SIZE)
     bottom.set_xscale("log", base=2)
     bottom.xaxis.set_major_locator(FixedLocator([2**i for i in range(0, 11, 2)]))

@@ -83,33 +83,62 @@ export function allFinite(...matrices) {
   return matrices.every((m) => m.every((row) => row.every(Number.isFinite)));
 }
 
-/**
- * A number as the site writes it (qkv_site.formatting.number): integers bare, the rest with two
- * decimals, "-0.00" as "0". Python rounds exact halves to even (0.125 → "0.12") where toFixed
- * rounds them up; with two decimals the only exact halves are odd multiples of 1/8.
- */
-export function formatNumber(x) {
-  if (Number.isInteger(x)) return String(x === 0 ? 0 : x);
-  let text = x.toFixed(2);
+/** x with two decimals, exact halves rounded to even as Python does (0.125 → "0.12"); "-0.00" is "0.00". */
+function twoDecimals(x) {
+  let text = x.toFixed(2); // toFixed rounds exact halves up; with two decimals they are the odd multiples of 1/8
   if (Number.isInteger(x * 8) && !Number.isInteger(x * 4)) {
     const hundredths = Math.abs(x) * 100; // exact: x is j/8
     const down = Math.floor(hundredths);
     const even = down % 2 === 0 ? down : down + 1;
     text = (x < 0 ? "-" : "") + (even / 100).toFixed(2);
   }
-  return Number(text) === 0 ? "0" : text;
+  return Number(text) === 0 ? "0.00" : text;
+}
+
+/**
+ * A number as the site writes it (qkv_site.formatting.number): integers bare, the rest with two
+ * decimals, "-0.00" as "0".
+ */
+export function formatNumber(x) {
+  if (Number.isInteger(x)) return String(x === 0 ? 0 : x);
+  const text = twoDecimals(x);
+  return text === "0.00" ? "0" : text;
+}
+
+/** How many decimals a matrix is written with: 0 when every finite entry is an integer, else 2. */
+export function decimalsOf(matrix) {
+  return matrix.every((row) => row.every((v) => !Number.isFinite(v) || Number.isInteger(v))) ? 0 : 2;
+}
+
+/** x with `decimals` (0 or 2) decimals, so that every cell of one matrix looks alike: "1.00" next to "0.50". */
+export function formatFixed(x, decimals) {
+  if (decimals === 0 && Number.isInteger(x)) return String(x === 0 ? 0 : x);
+  return twoDecimals(x);
+}
+
+/** A softmax weight: as formatFixed, but a weight too small to show is "<0.01", never a 0 like a masked one. */
+export function formatWeight(w, decimals) {
+  const text = formatFixed(w, decimals);
+  return w > 0 && Number(text) === 0 ? "<0.01" : text;
 }
 
 /** A number as a factor of a product (qkv_site.formatting.factor): negatives in parentheses. */
-export function formatFactor(x) {
-  const text = formatNumber(x);
+export function formatFactor(x, decimals = null) {
+  const text = decimals == null ? formatNumber(x) : formatFixed(x, decimals);
   return text.startsWith("-") ? `(${text})` : text;
 }
 
-/** The dot product of Q row i and K row j written out: "2×1 + 0×1 + 1×0 = 2". */
-export function dotProductText(q, k, i, j, score) {
-  const terms = q[i].map((a, t) => `${formatFactor(a)}×${formatFactor(k[j][t])}`);
-  return `${terms.join(" + ")} = ${formatNumber(score)}`;
+/**
+ * The dot product of Q row i and K row j written out: "2×1 + 0×1 + 1×0 = 2", each matrix with its
+ * own decimals (`dQ`, `dK`, `dScore`; null: formatNumber). When a number shown is not the number
+ * used, the sum is written "≈" and `exact` is false, so the reader is told the numbers are rounded.
+ */
+export function dotProductText(q, k, i, j, score, { dQ = null, dK = null, dScore = null } = {}) {
+  const show = (x, d) => (d == null ? formatNumber(x) : formatFixed(x, d));
+  const shown = (x, d) => Number(show(x, d)) === x;
+  const exact = q[i].every((a, t) => shown(a, dQ) && shown(k[j][t], dK)) && shown(score, dScore);
+  const terms = q[i].map((a, t) => `${formatFactor(a, dQ)}×${formatFactor(k[j][t], dK)}`);
+  return { text: `${terms.join(" + ")} ${exact ? "=" : "≈"} ${show(score, dScore)}`, exact };
 }
 
 /**

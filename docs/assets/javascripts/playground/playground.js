@@ -2,18 +2,27 @@
 // recomputed on each keystroke. Any element with class "qkv-playground" becomes one; with
 // data-compact it shows only X, W_Q, the weights and the output. The presets come from the page's
 // <script type="application/json" id="qkv-playground-presets"> (built by qkv_site.playground).
-import { attention, dotProductText, formatNumber, parseCell } from "./attention.js";
+import { attention, decimalsOf, dotProductText, formatFixed, formatWeight, parseCell } from "./attention.js";
 
 const LIMIT = 1000; // |cell| above this is refused: the numbers would be unreadable long before they overflow
 const SCALINGS = ["none", "d_k", "sqrt_d_k"];
 const INPUTS = ["x", "w_q", "w_k", "w_v"];
+const STATUS_MS = 4000; // how long "Link copied" stays
+// What parseCell reads (ASCII, Unicode or full-width minus and digits); the input's pattern, for the
+// browser's own validity. The keyboard is inputmode="text": iOS's decimal pad has no minus key.
+const SIGN = "[+\\-\u2212\u2013\uFF0B\uFF0D]", DIGIT = "[0-9\uFF10-\uFF19]", POINT = "[.\uFF0E]";
+const CELL_PATTERN = `\\s*${SIGN}?(${DIGIT}+${POINT}?${DIGIT}*|${POINT}${DIGIT}+)([eE]${SIGN}?${DIGIT}+)?\\s*`;
+
+// Symbols as the page's formulas set them, in plain HTML: italic d, real subscripts, √ with a bar.
+const D = (sub) => `<i>d</i><sub><i>${sub}</i></sub>`;
+const ROOT = (inner) => `√<span class="qkv-pg-radicand">${inner}</span>`;
 
 const STRINGS = {
   zh: {
     region: "注意力实验台", preset: "预设", reset: "重置", share: "复制链接", copied: "链接已复制",
     copyFailed: "请从地址栏复制链接", addToken: "＋ 添加一个词", removeToken: (t) => `删除 “${t}”`,
     token: (i) => `词 ${i}`, dims: "维度", scaling: "缩放", causal: "因果掩码（每个词只看它和它前面的词）",
-    none: "不缩放", d_k: "÷ d_k", sqrt_d_k: "÷ √d_k", inputs: "输入（可以编辑）", results: "结果",
+    none: "不缩放", d_k: `÷ ${D("k")}`, sqrt_d_k: `÷ ${ROOT(D("k"))}`, inputs: "输入（可以编辑）", results: "结果",
     presets: {
       article: "原文的例子 “I love”",
       "no-projection": "Q = K = V = X（不做投影）",
@@ -24,6 +33,8 @@ const STRINGS = {
     waiting: "先修正上面标出的输入", masked: "被掩码遮住",
     hint: "把鼠标移到 QKᵀ 的格子上（或用 Tab 键选中它），看它是哪两行的点积。",
     dot: (i, j, a, b, sum) => `Q 的第 ${i} 行（${a}）· K 的第 ${j} 行（${b}）= ${sum}`,
+    rounded: "（显示的数字四舍五入到两位小数，所以乘出来只是约等于）",
+    badLink: "这个链接里的数字读不出来（可能被截断或改动过），下面显示的是原文的例子。",
     tooMany: (n, max) => `这个预设有 ${n} 个词，超过手动添加的上限 ${max}：可以删词，但不能再加。`,
     full: "在完整的注意力实验台里打开这些数字 →",
     weights: "softmax：注意力权重", output: "输出 = 权重 · V",
@@ -32,7 +43,7 @@ const STRINGS = {
     region: "Attention playground", preset: "Preset", reset: "Reset", share: "Copy link", copied: "Link copied",
     copyFailed: "Copy the link from the address bar", addToken: "+ Add a token", removeToken: (t) => `Remove “${t}”`,
     token: (i) => `Token ${i}`, dims: "Dimensions", scaling: "Scaling", causal: "Causal mask (each token sees only itself and earlier tokens)",
-    none: "none", d_k: "÷ d_k", sqrt_d_k: "÷ √d_k", inputs: "Inputs (editable)", results: "Results",
+    none: "none", d_k: `÷ ${D("k")}`, sqrt_d_k: `÷ ${ROOT(D("k"))}`, inputs: "Inputs (editable)", results: "Results",
     presets: {
       article: "The article's example “I love”",
       "no-projection": "Q = K = V = X (no projections)",
@@ -43,6 +54,8 @@ const STRINGS = {
     waiting: "Fix the marked inputs above first", masked: "masked",
     hint: "Hover over a cell of QKᵀ (or Tab to it) to see which two rows it is the dot product of.",
     dot: (i, j, a, b, sum) => `Q row ${i} (${a}) · K row ${j} (${b}) = ${sum}`,
+    rounded: " (the numbers shown are rounded to two decimals, so the products only approximately add up)",
+    badLink: "The numbers in this link could not be read (it may be cut short or altered); showing the article's example instead.",
     tooMany: (n, max) => `This preset has ${n} tokens, more than the ${max} you can add by hand: you can remove tokens but not add any.`,
     full: "Open these numbers in the full attention playground →",
     weights: "softmax: attention weights", output: "Output = weights · V",
@@ -74,6 +87,9 @@ function encodeState(s) {
   parts.push(`s=${s.scaling}`, `m=${s.causal ? 1 : 0}`);
   return parts.join("&");
 }
+
+/** true when the hash is meant to be a shared state (not, say, a heading's anchor). */
+const isStateHash = (hash) => /(^#?|&)(p|t|x|q|k|v|s|m)=/.test(hash);
 
 function decodeState(hash, limits, presets) {
   const fields = Object.fromEntries(hash.replace(/^#/, "").split("&").map((p) => p.split(/=(.*)/s, 2)));
@@ -160,6 +176,7 @@ class Playground {
     this.t = STRINGS[document.documentElement.lang.startsWith("en") ? "en" : "zh"];
     const restored = this.compact ? null : decodeState(location.hash, data.limits, data.presets);
     this.state = restored ?? fromPreset("article", data.presets.article);
+    this.badLink = !this.compact && !restored && isStateHash(location.hash);
     root.setAttribute("role", "region");
     root.setAttribute("aria-label", this.t.region);
     root.addEventListener("input", (e) => this.onInput(e));
@@ -175,7 +192,8 @@ class Playground {
 
   restore() {
     const s = decodeState(location.hash, this.data.limits, this.data.presets);
-    if (s && encodeState(s) !== encodeState(this.state)) { this.state = s; this.build(); }
+    if (s && encodeState(s) !== encodeState(this.state)) { this.state = s; this.badLink = false; this.build(); }
+    else if (!s && isStateHash(location.hash)) { this.badLink = true; this.build(); }
   }
 
   // Everything that changes the shape of a matrix rebuilds the inputs; typing only recomputes.
@@ -183,7 +201,7 @@ class Playground {
     const { t, state: s } = this;
     const { n, dModel, dK, dV } = dims(s);
     const { max_tokens, min_tokens, max_dim } = this.data.limits;
-    const select = (role, value, label) => el("label", {}, `${label} `, el("select", { "data-role": role },
+    const select = (role, value, label) => el("label", {}, el("span", { html: `${label} ` }), el("select", { "data-role": role },
       Array.from({ length: max_dim }, (_, i) => el("option", { value: i + 1, selected: i + 1 === value }, String(i + 1)))));
     const controls = this.compact ? null : el("div", { class: "qkv-pg-controls" },
         el("div", { class: "qkv-pg-row" },
@@ -193,17 +211,19 @@ class Playground {
           el("button", { type: "button", class: "qkv-pg-button", "data-role": "share" }, t.share),
           el("span", { role: "status", "data-role": "share-status" })),
         el("div", { class: "qkv-pg-row" },
-          el("fieldset", {}, el("legend", {}, t.dims), select("d_model", dModel, "d_model"), select("d_k", dK, "d_k"), select("d_v", dV, "d_v")),
+          el("fieldset", {}, el("legend", {}, t.dims), select("d_model", dModel, D("model")), select("d_k", dK, D("k")), select("d_v", dV, D("v"))),
           el("fieldset", {}, el("legend", {}, t.scaling), SCALINGS.map((k) => el("label", {},
-            el("input", { type: "radio", name: `qkv-scaling-${this.uid ??= Math.random().toString(36).slice(2)}`, value: k, "data-role": "scaling", checked: k === s.scaling }), ` ${t[k]}`))),
+            el("input", { type: "radio", name: `qkv-scaling-${this.uid ??= Math.random().toString(36).slice(2)}`, value: k, "data-role": "scaling", checked: k === s.scaling }), el("span", { html: ` ${t[k]}` })))),
           el("label", { class: "qkv-pg-causal" }, el("input", { type: "checkbox", "data-role": "causal", checked: s.causal }), ` ${t.causal}`)),
-        n > max_tokens ? el("p", { class: "qkv-pg-note" }, t.tooMany(n, max_tokens)) : null);
+        n > max_tokens ? el("p", { class: "qkv-pg-note" }, t.tooMany(n, max_tokens)) : null,
+        this.badLink ? el("p", { class: "qkv-pg-bad-link", role: "alert", "data-role": "bad-link" }, t.badLink) : null);
 
     const inputs = (this.compact ? ["x", "w_q"] : INPUTS).map((name) => {
       const rows = s[name].map((row, i) => el("tr", {},
         el("th", { scope: "row" }, name === "x" ? this.tokenHeader(i, n > min_tokens) : String(i + 1)),
         row.map((value, j) => el("td", {}, el("input", {
-          type: "text", inputmode: "decimal", autocomplete: "off", spellcheck: "false", value, size: 4,
+          type: "text", inputmode: "text", pattern: CELL_PATTERN, autocapitalize: "off", autocomplete: "off", spellcheck: "false",
+          value, size: 4, style: `--qkv-chars: ${value.length}`,
           "data-matrix": name, "data-row": i, "data-col": j, "aria-label": t.cell(NAMES[name][1], i + 1, j + 1),
         })))));
       const table = el("table", { class: "qkv-pg-table" }, this.header(s[name][0].length), el("tbody", {}, rows));
@@ -253,9 +273,12 @@ class Playground {
     const r = attention({ x: parsed.x, wQ: parsed.w_q, wK: parsed.w_k, wV: parsed.w_v, scaling: s.scaling, causal: s.causal });
     const tokens = s.tokens.map((label, i) => label.trim() || `#${i + 1}`);
     const dK = s.w_q[0].length;
-    const scaledTitle = { none: "QK<sup>T</sup>", d_k: `QK<sup>T</sup> ÷ ${dK}`, sqrt_d_k: `QK<sup>T</sup> ÷ √${dK}` }[s.scaling];
+    const scaledTitle = { none: "QK<sup>T</sup>", d_k: `QK<sup>T</sup> ÷ ${dK}`, sqrt_d_k: `QK<sup>T</sup> ÷ ${ROOT(dK)}` }[s.scaling];
     const wanted = this.compact ? ["weights", "output"] : ["q", "k", "v", "scores", "scaled", "weights", "output"];
     const titles = { ...Object.fromEntries(Object.entries(NAMES).map(([k, v]) => [k, v[0]])), scaled: scaledTitle, weights: t.weights, output: t.output };
+    // one format per matrix: all integers bare, otherwise every cell with two decimals
+    const visible = (name) => r[name].map((row, i) => row.filter((_, j) => !(r.mask && !r.mask[i][j] && (name === "scaled" || name === "weights"))));
+    this.decimals = Object.fromEntries(wanted.concat("scores").filter((name) => r[name]).map((name) => [name, decimalsOf(visible(name))]));
     const blocks = wanted.map((name) => {
       const m = r[name];
       const cols = m ? m[0].length : 0;
@@ -295,7 +318,9 @@ class Playground {
       attrs.style = `--w: ${v.toFixed(3)}; --qkv-ink-light: ${ink("light", v)}; --qkv-ink-dark: ${ink("dark", v)}`;
     }
     if (name === "scores") Object.assign(attrs, { tabindex: 0, "data-dot": "" });
-    return el("td", attrs, name === "scaled" && masked ? "−∞" : formatNumber(v));
+    const d = this.decimals[name];
+    const text = masked ? (name === "scaled" ? "−∞" : "0") : name === "weights" ? formatWeight(v, d) : formatFixed(v, d);
+    return el("td", attrs, text);
   }
 
   // Hovering or focusing QKᵀ[i][j] lights up Q row i and K row j and writes their dot product out.
@@ -309,10 +334,13 @@ class Playground {
     td.classList.add("qkv-pg-hl");
     this.root.querySelector(`[data-matrix="q"] tbody tr:nth-child(${i + 1})`)?.classList.add("qkv-pg-hl");
     this.root.querySelector(`[data-matrix="k"] tbody tr:nth-child(${j + 1})`)?.classList.add("qkv-pg-hl");
-    out.textContent = this.t.dot(i + 1, j + 1, this.tokens[i], this.tokens[j], dotProductText(q, k, i, j, scores[i][j]));
+    const { text, exact } = dotProductText(q, k, i, j, scores[i][j], { dQ: this.decimals.q, dK: this.decimals.k, dScore: this.decimals.scores });
+    out.textContent = this.t.dot(i + 1, j + 1, this.tokens[i], this.tokens[j], text) + (exact ? "" : this.t.rounded);
   }
 
   changed(rebuild = false) {
+    this.say("");
+    if (this.badLink) { this.badLink = false; this.root.querySelector('[data-role="bad-link"]')?.remove(); }
     if (rebuild) this.build(); else this.update();
     if (!this.compact) history.replaceState(null, "", `#${encodeState(this.state)}`);
   }
@@ -321,6 +349,7 @@ class Playground {
     const target = e.target;
     if (target.dataset.matrix) {
       this.state[target.dataset.matrix][target.dataset.row][target.dataset.col] = target.value;
+      target.style.setProperty("--qkv-chars", target.value.length);
       this.changed();
     } else if (target.dataset.role === "token") {
       this.state.tokens[target.dataset.row] = target.value;
@@ -367,10 +396,17 @@ class Playground {
       this.root.querySelector('[data-role="add"]')?.focus();
     } else if (role === "share") {
       history.replaceState(null, "", `#${encodeState(s)}`);
-      const status = this.root.querySelector('[data-role="share-status"]');
-      const say = (message) => { status.textContent = message; };
+      const say = (message) => this.say(message, STATUS_MS);
       navigator.clipboard?.writeText(location.href).then(() => say(this.t.copied), () => say(this.t.copyFailed)) ?? say(this.t.copyFailed);
     }
+  }
+
+  // The share button's answer: shown for `ms` milliseconds, or until the next edit.
+  say(message, ms = 0) {
+    clearTimeout(this.statusTimer);
+    const status = this.root.querySelector('[data-role="share-status"]');
+    if (status) status.textContent = message;
+    if (message && ms) this.statusTimer = setTimeout(() => this.say(""), ms);
   }
 
   // Arrow keys move between the cells of one matrix (left/right only from the edge of the text).

@@ -1,0 +1,55 @@
+"""Give every page a social card: og:/twitter: meta tags and a 1200×630 PNG drawn by qkv_site.social_cards."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from mkdocs.exceptions import PluginError
+
+from qkv_site.social_cards import HEIGHT, WIDTH, card
+
+FOLDER = "assets/social"  # inside the built site
+
+
+def _card_title(page, config) -> str:
+    # A language's home page (zh/index.md, en/index.md) is titled "首页 / Home" in the navigation:
+    # its card carries the article's full title, the language's site_description, instead.
+    home = page.file.src_uri.split("/", 1)[-1] == "index.md"
+    return config.site_description if home else page.title
+
+
+def on_post_page(output: str, page, config, **kwargs) -> str:
+    if not config.site_url:
+        raise PluginError("social cards need site_url: og:image must be an absolute URL")
+    title = _card_title(page, config)
+    name, png = card(title, config.site_name)
+    target = Path(config.site_dir) / FOLDER / name
+    if not target.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(png)
+    image = f"{config.site_url.rstrip('/')}/{FOLDER}/{name}"
+    description = page.meta.get("description") or config.site_description
+    tags = {
+        "og:type": "website",
+        "og:site_name": config.site_name,
+        "og:title": title,
+        "og:description": description,
+        "og:url": page.canonical_url,
+        "og:image": image,
+        "og:image:type": "image/png",
+        "og:image:width": str(WIDTH),
+        "og:image:height": str(HEIGHT),
+        "og:image:alt": f"{title} · {config.site_name}",
+        "twitter:card": "summary_large_image",
+        "twitter:title": title,
+        "twitter:description": description,
+        "twitter:image": image,
+    }
+    meta = "".join(
+        f'<meta {"name" if key.startswith("twitter:") else "property"}="{key}" content="{html.escape(value, quote=True)}">'
+        for key, value in tags.items()
+        if value
+    )
+    head_end = output.index("</head>")
+    return output[:head_end] + meta + output[head_end:]

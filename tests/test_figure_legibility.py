@@ -1,0 +1,119 @@
+"""Figure text is legible in both schemes: 4.5:1 on what lies behind it, at least 11 px on a phone,
+and a heatmap whose colour grows stronger with the weight, as the captions say."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from functools import cache
+from unittest import mock
+
+import matplotlib
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import rgb_to_hsv, to_hex, to_rgb
+from matplotlib.text import Text
+
+from qkv_site.figures.labels import LANGUAGES
+from qkv_site.figures.registry import FIGURES, SCHEMES, render_svg
+from qkv_site.figures.style import LIGHT, MIN_PHONE_TEXT, PHONE_WIDTH, TEXT_CONTRAST, THEMES, contrast, rc
+
+CASES = [(name, lang, scheme) for name in FIGURES for lang in LANGUAGES for scheme in SCHEMES]
+DPI = 150
+draw_text = Text.draw
+COVER = 0.15  # a colour filling this share of a text's box or more counts as its background
+
+
+def texts_on_backdrop(name: str, lang: str, scheme: str) -> list[tuple[str, str, float, list[tuple[str, float]]]]:
+    """Every visible text of a figure: (text, colour, size in pt, [(background colour, share of its box)]).
+
+    The figure is drawn once to place everything, then again with every text hidden; the pixels
+    under each text's box, flattened onto the page colour, are what that text is read against.
+    """
+    theme = THEMES[scheme]
+    with matplotlib.rc_context(rc(theme)):
+        fig = FIGURES[name](theme, lang)
+        fig.set_dpi(DPI)
+        canvas = FigureCanvasAgg(fig)
+        drawn: list[Text] = []  # only what is drawn: an axis also holds tick labels outside its limits
+
+        def record(text: Text, renderer) -> None:
+            if text.get_visible() and text.get_text().strip():
+                drawn.append(text)
+            draw_text(text, renderer)
+
+        with mock.patch.object(Text, "draw", record):
+            canvas.draw()
+        renderer = canvas.get_renderer()
+        texts = list(dict.fromkeys(drawn))
+        boxes = [t.get_window_extent(renderer) for t in texts]
+        fig.set_layout_engine("none")  # keep every artist where it is while the texts are hidden
+        for t in texts:
+            t.set_visible(False)
+        canvas.draw()
+        rgba = np.asarray(canvas.buffer_rgba(), dtype=float) / 255  # (height, width, 4), straight alpha
+    page = np.array(to_rgb(theme.background))
+    flat = np.round((rgba[..., :3] * rgba[..., 3:] + page * (1 - rgba[..., 3:])) * 255).astype(np.uint8)
+    height, width = flat.shape[:2]
+    found = []
+    for t, box in zip(texts, boxes):
+        x0, x1 = max(int(box.x0), 0), min(int(np.ceil(box.x1)), width)
+        y0, y1 = max(height - int(np.ceil(box.y1)), 0), min(height - int(box.y0), height)
+        assert x1 > x0 and y1 > y0, f"{name} ({lang}, {scheme}): {t.get_text()!r} lies outside the figure"
+        colours, counts = np.unique(flat[y0:y1, x0:x1].reshape(-1, 3), axis=0, return_counts=True)
+        shares = counts / counts.sum()
+        behind = [(to_hex(c / 255), float(s)) for c, s in zip(colours, shares) if s >= COVER]
+        found.append((t.get_text(), to_hex(t.get_color()), float(t.get_fontsize()), behind))
+    return found
+
+
+@cache
+def svg_width_pt(name: str, lang: str, scheme: str) -> float:
+    root = ET.fromstring(render_svg(FIGURES[name], lang, scheme))
+    width = re.fullmatch(r"([\d.]+)pt", root.get("width"))
+    assert width, root.get("width")
+    return float(width.group(1))
+
+
+def test_the_backdrop_check_sees_a_failing_colour() -> None:
+    # The check itself: the old orange "Key" on white was 3.6:1, and ink() fixes it.
+    assert contrast("#d9650f", "#ffffff") < TEXT_CONTRAST <= contrast(LIGHT.ink("#d9650f"), "#ffffff")
+
+
+@pytest.mark.parametrize(("name", "lang", "scheme"), CASES)
+def test_every_text_reaches_4_5_to_1_on_its_background(name: str, lang: str, scheme: str) -> None:
+    found = texts_on_backdrop(name, lang, scheme)
+    assert found, f"{name}: no text found"
+    poor = [
+        f"{text!r} {colour} on {background} ({share:.0%} of its box): {contrast(colour, background):.2f}:1"
+        for text, colour, _, behind in found
+        for background, share in behind
+        if contrast(colour, background) < TEXT_CONTRAST
+    ]
+    assert not poor, f"{name} ({lang}, {scheme}):\n" + "\n".join(poor)
+
+
+@pytest.mark.parametrize(("name", "lang", "scheme"), [case for case in CASES if case[2] == "light"])
+def test_every_text_is_at_least_11_px_on_a_phone(name: str, lang: str, scheme: str) -> None:
+    # The page shows the SVG at its own width (pt · 4/3 px) or narrower: on a phone, PHONE_WIDTH.
+    natural = svg_width_pt(name, lang, scheme) * 4 / 3
+    shrink = min(1.0, PHONE_WIDTH / natural)
+    small = [
+        f"{text!r}: {size:g} pt → {size * 4 / 3 * shrink:.1f} px"
+        for text, _, size, _ in texts_on_backdrop(name, lang, scheme)
+        if size * 4 / 3 * shrink < MIN_PHONE_TEXT
+    ]
+    assert not small, f"{name} ({lang}) is {natural:.0f} px wide, shown at {min(natural, PHONE_WIDTH):.0f} px:\n" + "\n".join(small)
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_more_attention_is_always_a_stronger_colour(scheme: str) -> None:
+    # The captions say "the stronger the colour, the more attention": in both schemes, the fill moves
+    # away from the page (contrast) and gains saturation at every step from 0 to 1.
+    theme = THEMES[scheme]
+    steps = [theme.heatmap(w) for w in np.linspace(0, 1, 21)]
+    against_page = [contrast(c, theme.background) for c in steps]
+    saturation = [rgb_to_hsv(to_rgb(c))[1] for c in steps]
+    assert all(b > a for a, b in zip(against_page, against_page[1:])), against_page
+    assert all(b > a for a, b in zip(saturation, saturation[1:])), saturation
