@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import Files
+from nbclient import NotebookClient
+
+# A cell that prints twice came out as one stream or as two, depending on when the kernel flushed
+# stdout, so two builds could write different pages. nbconvert merges streams only before it executes
+# a notebook; nbclient can merge them after each cell, but mkdocs-jupyter does not expose the option.
+NotebookClient.coalesce_streams.default_value = True
 
 # A notebook's path inside its language folder → {language: the i18n file of that language}.
 _ALTERNATES: dict[str, dict] = {}
