@@ -203,6 +203,7 @@ class Tab:
         self.current: Visit | None = None
         self.in_flight: dict = {}  # request -> the visit that made it
         self.stub_navigation = False  # answer the next page load with an empty page (see click_language)
+        self.page_start = 0  # where, in the current visit's requests, those of the shown document begin
         page = self.page
         page.on("console", lambda message: message.type == "error" and self._log("console", f"{message.text} [{message.location.get('url', '')}]"))
         page.on("pageerror", lambda error: self._log("page_errors", str(error)))
@@ -227,6 +228,8 @@ class Tab:
             route.abort("blockedbyclient")
 
     def _on_request(self, request) -> None:
+        if request.is_navigation_request() and self.current is not None:
+            self.page_start = len(self.current.requests)  # where the requests of the new document begin
         self.in_flight[request] = self.current
         self._log("requests", request.url)
 
@@ -252,7 +255,8 @@ class Tab:
         a page is ready as soon as it is shown, and a click that leaves it must not cancel the search."""
         deadline = time.monotonic() + seconds
         visit = self.current
-        while time.monotonic() < deadline and (self.in_flight or not any(url.endswith("/lunr.multi.min.js") for url in visit.requests)):
+        while time.monotonic() < deadline and (self.in_flight or not any(
+                url.endswith("/lunr.multi.min.js") for url in visit.requests[self.page_start:])):
             self.page.wait_for_timeout(25)
 
     def visit(self, lang: str, source: str, hash_: str = "") -> Visit:
@@ -596,6 +600,7 @@ def test_language_switch_keeps_the_section(browser, server: SiteServer, start: s
         assert landed == server.url(page_url("worked-example.md", other(start))) + "#step-3"
         tab.page.wait_for_load_state("load")
         tab.settle()
+        tab.wait_for_search()  # so that the next visit's navigation cancels none of this page's requests
         # The heading is really there and scrolled to the top of the viewport (below the header).
         top = tab.page.evaluate("() => document.getElementById('step-3').getBoundingClientRect().top")
         assert 0 <= top < 200, f"#step-3 is at {top}px after switching language"

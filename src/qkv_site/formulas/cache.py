@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from html import escape
@@ -75,7 +76,10 @@ class FormulaCache:
             mathml = _MATHML.search(html)
             formula = Formula(_with_tex(html, tex), plain_text(mathml.group(0)) if mathml else tex)
             self.directory.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps({"tex": tex, "display": display, "html": formula.html, "text": formula.text}), encoding="utf-8")
+            # Written aside and renamed: a build running at the same time never reads half a file.
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps({"tex": tex, "display": display, "html": formula.html, "text": formula.text}), encoding="utf-8")
+            os.replace(partial, path)
             self.typeset += 1
         self._memory[key] = formula
         return formula
