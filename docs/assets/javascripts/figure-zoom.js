@@ -14,9 +14,9 @@
   close.type = "button";
   close.className = "qkv-zoom__close md-button";
   close.textContent = words.close;
-  var picture = document.createElement("img");
-  picture.className = "qkv-zoom__image";
-  dialog.append(close, picture);
+  var picture = document.createElement("img"); // in the dialog from the first opening on (an img
+  picture.className = "qkv-zoom__image"; //       without a picture would count as a broken image)
+  dialog.append(close);
   document.body.appendChild(dialog);
 
   var opener = null;
@@ -24,6 +24,7 @@
     opener = figure;
     picture.src = figure.currentSrc || figure.src;
     picture.alt = figure.alt;
+    if (!picture.parentNode) dialog.append(picture);
     dialog.showModal();
     dialog.scrollTo(0, 0);
     close.focus();
