@@ -81,3 +81,43 @@ class SiteServer:
     def __exit__(self, *exc) -> None:
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+# What a page needs before it is looked at: MathJax has typeset it and the fonts are in (each wait
+# is for a condition; the time limits only keep a broken page from hanging the run).
+READY_JS = """async () => {
+  const limit = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  await Promise.race([document.fonts.ready, limit(10000)]);
+}"""
+
+
+class LocalOnly:
+    """A browser context whose requests to any host but ``server`` are aborted and listed in ``foreign``."""
+
+    def __init__(self, browser, server: SiteServer, **options) -> None:
+        self.server = server
+        self.foreign: list[str] = []
+        self.context = browser.new_context(**options)
+        self.context.set_default_timeout(20_000)
+        self.context.route("**/*", self._route)
+        self.page = self.context.new_page()
+
+    def _route(self, route) -> None:
+        if urlsplit(route.request.url).netloc == self.server.host:
+            route.continue_()
+        else:
+            self.foreign.append(route.request.url)
+            route.abort("blockedbyclient")
+
+    def open(self, site_path: str) -> None:
+        """Load a site page (``/en/worked-example/``, with an optional ``#hash``) and wait until it is ready."""
+        self.page.goto(self.server.url(site_path), wait_until="load")
+        self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        self.page.evaluate(READY_JS)
+
+    def __enter__(self) -> LocalOnly:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.context.close()

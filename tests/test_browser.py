@@ -201,7 +201,8 @@ class Tab:
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
         self.current: Visit | None = None
-        self.in_flight: dict = {}  # request -> the visit that made it
+        self.in_flight: dict = {}  # request -> (the visit that made it, the navigation it belongs to)
+        self.navigations = 0  # how many navigations this tab has started (see navigating())
         self.stub_navigation = False  # answer the next page load with an empty page (see click_language)
         self.page_start = 0  # where, in the current visit's requests, those of the shown document begin
         page = self.page
@@ -230,17 +231,24 @@ class Tab:
     def _on_request(self, request) -> None:
         if request.is_navigation_request() and self.current is not None:
             self.page_start = len(self.current.requests)  # where the requests of the new document begin
-        self.in_flight[request] = self.current
+        self.in_flight[request] = (self.current, self.navigations)
         self._log("requests", request.url)
 
     def _on_failed(self, request) -> None:
-        owner = self.in_flight.pop(request, self.current)
+        owner, navigation = self.in_flight.pop(request, (self.current, self.navigations))
         if urlsplit(request.url).netloc != self.server.host:
             return  # foreign requests are recorded as such
-        if owner is not self.current and "ERR_ABORTED" in (request.failure or ""):
-            return  # a straggler of the previous page, cancelled by our own navigation away from it
+        if navigation < self.navigations and "ERR_ABORTED" in (request.failure or ""):
+            # Made before a navigation this tab started (a page load, a click on the language
+            # selector) and cancelled by it: the page it belonged to is gone; not a failure. (The
+            # search worker's lunr.multi.min.js, still loading on a busy machine, was one.)
+            return
         if owner is not None:
             owner.failed.append(f"{request.url}: {request.failure}")
+
+    def navigating(self) -> None:
+        """Call just before starting a navigation: what is still loading may be cancelled by it."""
+        self.navigations += 1
 
     def drain(self, seconds: float = 15) -> None:
         """Wait for the requests still under way (the search index, a font) so that none of them is
@@ -263,6 +271,7 @@ class Tab:
         self.drain()
         visit = Visit(lang, source, self.server.url(page_url(source, lang)) + hash_)
         self.current = visit
+        self.navigating()
         try:
             response = self.page.goto(visit.url, wait_until="load")
             visit.status = response.status if response else None
@@ -413,6 +422,7 @@ def click_language(tab: Tab, lang: str, load: bool = True) -> str:
     page.hover("div.md-select")
     link = page.locator(f"a.md-select__link[hreflang='{lang}']")
     tab.stub_navigation = not load
+    tab.navigating()
     try:
         with page.expect_navigation(wait_until="commit"):
             link.click()
@@ -639,7 +649,7 @@ def test_search_finds_the_right_pages(search_tab: Tab, server: SiteServer, repor
     box.fill(query)
     box.press("End")  # Material reads the query on keyup
     page.wait_for_selector(".md-search-result__item:not([hidden]) a.md-search-result__link", timeout=TIMEOUT_MS)
-    # docs/assets/javascripts/search-language.js hides the results in the other language.
+    # Each language has its own index (hooks/search_index.py): no result of the other language.
     urls = page.eval_on_selector_all(".md-search-result__item:not([hidden]) > a.md-search-result__link", "links => links.map(a => a.href)")
     found = {urlsplit(url).path for url in urls}
     expected_urls = {urlsplit(server.url(page_url(source, lang))).path for source in expected}

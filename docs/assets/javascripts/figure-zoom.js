@@ -1,0 +1,53 @@
+// Open a figure large: click, tap, Enter or Space on a figure shows it in a full-window dialog, at
+// least 56rem wide (on a phone the reader pans around it), in the variant of the current colour
+// scheme. Escape, the close button or a click on the picture closes it and gives focus back.
+(function () {
+  var english = document.documentElement.lang === "en";
+  var words = english
+    ? { open: "Enlarge figure: ", close: "Close", dialog: "Figure, enlarged" }
+    : { open: "放大查看图：", close: "关闭", dialog: "放大的图" };
+
+  var dialog = document.createElement("dialog");
+  dialog.className = "qkv-zoom";
+  dialog.setAttribute("aria-label", words.dialog);
+  var close = document.createElement("button");
+  close.type = "button";
+  close.className = "qkv-zoom__close md-button";
+  close.textContent = words.close;
+  var picture = document.createElement("img"); // in the dialog from the first opening on (an img
+  picture.className = "qkv-zoom__image"; //       without a picture would count as a broken image)
+  dialog.append(close);
+  document.body.appendChild(dialog);
+
+  var opener = null;
+  function open(figure) {
+    opener = figure;
+    picture.src = figure.currentSrc || figure.src;
+    picture.alt = figure.alt;
+    if (!picture.parentNode) dialog.append(picture);
+    dialog.showModal();
+    dialog.scrollTo(0, 0);
+    close.focus();
+  }
+  close.addEventListener("click", function () { dialog.close(); });
+  picture.addEventListener("click", function () { dialog.close(); });
+  dialog.addEventListener("click", function (event) { if (event.target === dialog) dialog.close(); });
+  dialog.addEventListener("close", function () {
+    if (opener) opener.focus();
+    opener = null;
+  });
+
+  document.querySelectorAll("article figure img").forEach(function (figure) {
+    figure.classList.add("qkv-zoomable");
+    figure.tabIndex = 0;
+    figure.setAttribute("role", "button");
+    figure.setAttribute("aria-label", words.open + figure.alt);
+    figure.addEventListener("click", function () { open(figure); });
+    figure.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        open(figure);
+      }
+    });
+  });
+})();

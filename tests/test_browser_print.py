@@ -1,0 +1,90 @@
+"""Printing a page, from either colour scheme (docs/assets/stylesheets/print.css): the article alone
+on light paper, one light figure per figure, no code tabs, no controls, no navigation; the worked
+example fits on five A4 pages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from browser_support import LocalOnly, SiteServer
+from conftest import SITE_URL
+from site_pages import page_url
+
+SUBPATH = urlsplit(SITE_URL).path
+DESKTOP = {"width": 1280, "height": 900}
+MAX_PAGES = {"worked-example.md": 5}
+PAGES = ["worked-example.md", "playground.md", "why-sqrt-dk.md"]
+CASES = [(lang, source, scheme) for lang in ("zh", "en") for source in PAGES for scheme in ("dark", "light")]
+
+# What is visible once the page is laid out for print.
+PRINTED_JS = r"""() => {
+  const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 0;
+  const article = document.querySelector("article");
+  const execSets = [...article.querySelectorAll(".tabbed-set")].filter((set) => set.querySelector(":scope > input[id^='exec-']"));
+  const ink = getComputedStyle(article).color.match(/\d+(\.\d+)?/g).map(Number);
+  return {
+    figures: [...article.querySelectorAll("figure")].filter((f) => f.querySelector("img")).map((figure) =>
+      [...figure.querySelectorAll("img")].filter(shown).map((img) => img.getAttribute("src"))),
+    tabLabels: execSets.filter((set) => shown(set.querySelector(".tabbed-labels"))).length,
+    codeTabs: execSets.flatMap((set) => [...set.querySelectorAll(":scope > .tabbed-content > .tabbed-block")])
+      .filter((block) => shown(block) && block.querySelector(":scope > .highlight, :scope > pre")).length,
+    results: execSets.filter((set) => shown(set.querySelector(".tabbed-block"))).length,
+    execSets: execSets.length,
+    // buttons, menus, switches, and text fields that still look like fields (a border or a background)
+    controls: [...document.querySelectorAll(".qkv-playground :is(button, select, [type=radio], [type=checkbox], [type=text])")].filter(shown)
+      .filter((el) => el.type !== "text" || parseFloat(getComputedStyle(el).borderTopWidth) > 0
+        || !["rgba(0, 0, 0, 0)", "transparent"].includes(getComputedStyle(el).backgroundColor)).length,
+    playgroundCells: [...document.querySelectorAll(".qkv-playground:not([data-compact]) td input")].filter(shown).length,
+    navigation: [".md-header", ".md-tabs", ".md-sidebar--primary", ".md-sidebar--secondary", ".md-footer", ".md-search", ".md-top"]
+      .filter((selector) => [...document.querySelectorAll(selector)].some(shown)),
+    ink,  // the article's text colour: dark on paper
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(site: Path):
+    with SiteServer(site, SUBPATH) as running:
+        yield running
+
+
+def pdf_pages(pdf: bytes) -> int:
+    """The number of pages of a PDF: pdfinfo's count where poppler is installed, else the page objects."""
+    if shutil.which("pdfinfo"):
+        with tempfile.NamedTemporaryFile(suffix=".pdf") as file:
+            file.write(pdf)
+            file.flush()
+            info = subprocess.run(["pdfinfo", file.name], capture_output=True, text=True, check=True).stdout
+        return int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE)[1])
+    return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
+
+
+@pytest.mark.parametrize(("lang", "source", "scheme"), CASES, ids=[f"{lang}-{source[:-3]}-{scheme}" for lang, source, scheme in CASES])
+def test_print(browser, server: SiteServer, lang: str, source: str, scheme: str) -> None:
+    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme=scheme) as tab:
+        tab.open(page_url(source, lang))
+        page = tab.page
+        page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach((img) => { img.loading = 'eager'; })")
+        page.wait_for_function("() => [...document.images].every((img) => img.complete)")
+        page.emulate_media(media="print")
+        printed = page.evaluate(PRINTED_JS)
+        where = f"{source} ({lang}) printed from the {scheme} scheme"
+        for shown in printed["figures"]:
+            assert len(shown) == 1 and shown[0].endswith("#only-light"), f"{where}: a figure prints as {shown}"
+        assert printed["tabLabels"] == 0 and printed["codeTabs"] == 0, f"{where}: {printed['tabLabels']} tab bars and {printed['codeTabs']} code tabs print"
+        assert printed["results"] == printed["execSets"], f"{where}: only {printed['results']} of {printed['execSets']} computed results print"
+        assert printed["controls"] == 0, f"{where}: {printed['controls']} playground controls print"
+        if source == "playground.md":
+            assert printed["playgroundCells"] >= 16, f"{where}: the playground's matrices do not print ({printed['playgroundCells']} cells)"
+        assert not printed["navigation"], f"{where}: navigation prints: {printed['navigation']}"
+        assert max(printed["ink"][:3]) < 100, f"{where}: the text prints in rgb{tuple(printed['ink'])}, not dark ink"
+        pages = pdf_pages(page.pdf(format="A4"))
+        assert pages <= MAX_PAGES.get(source, 4), f"{where} takes {pages} A4 pages"
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"

@@ -1,0 +1,102 @@
+"""Material's search in both languages: one index per language, a result count that matches the list,
+and results that read as text (no TeX, no SVG, no build code from the “代码 / Code” tabs)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from browser_support import LocalOnly, SiteServer
+from conftest import SITE_URL
+from site_pages import page_url
+
+SUBPATH = urlsplit(SITE_URL).path
+DESKTOP = {"width": 1280, "height": 900}
+# What must never reach a reader through search: TeX, markup of typeset formulas, the build code.
+FORBIDDEN = ["\\(", "\\[", "\\begin", "\\frac", "\\text", "$$", "<svg", "<math", "<mjx", "print(display(", "qkv_site.formatting", "bmatrix("]
+# (page language, query, a page that must be found); “对称” finds more pages than Material lists
+# before the reader scrolls.
+SEARCHES = [
+    ("zh", "缩放", "why-sqrt-dk.md"),
+    ("zh", "对称", "asymmetry.md"),
+    ("en", "scaling", "worked-example.md"),
+    ("en", "symmetric", "asymmetry.md"),
+]
+
+PAGE_ITEMS = ".md-search-result__list > .md-search-result__item"
+SCROLL_RESULTS_JS = "() => { const box = document.querySelector('.md-search__scrollwrap'); box.scrollTop = box.scrollHeight; }"
+COUNT_JS = r"""() => {
+  const meta = document.querySelector(".md-search-result__meta").textContent;
+  const pages = [...document.querySelectorAll(".md-search-result__list > .md-search-result__item")];
+  return {
+    meta,
+    pages: pages.map((item) => item.querySelector("a.md-search-result__link").href),
+    links: [...document.querySelectorAll(".md-search-result__list a.md-search-result__link")].map((a) => a.href),
+    titles: [...document.querySelectorAll(".md-search-result__list .md-search-result__article h1, .md-search-result__list .md-search-result__article h2")].map((h) => h.textContent),
+    text: document.querySelector(".md-search-result__list").innerText,
+    html: document.querySelector(".md-search-result__list").innerHTML,
+  };
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(site: Path):
+    with SiteServer(site, SUBPATH) as running:
+        yield running
+
+
+def index(site: Path, lang: str) -> dict:
+    folder = site if lang == "zh" else site / lang
+    return json.loads((folder / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_each_language_has_its_own_clean_index(site: Path, lang: str) -> None:
+    docs = index(site, lang)["docs"]
+    assert len(docs) > 40, f"the {lang} index holds only {len(docs)} sections"
+    other_language = [doc["location"] for doc in docs if doc["location"].startswith("en/")]
+    assert not other_language, f"the {lang} index lists pages of the other language: {other_language[:5]}"
+    for doc in docs:
+        for field in ("title", "text"):
+            found = [marker for marker in FORBIDDEN if marker in doc[field]]
+            assert not found, f"{lang} index, {doc['location']} {field}: {found} in …{doc[field][:200]}…"
+        assert not re.search(r"[\\$]|<(?!/?code>)", doc["title"]), f"{lang} index: the title {doc['title']!r} is not plain text"
+    titles = " ".join(doc["title"] for doc in docs)
+    assert "√dₖ" in titles, f"the {lang} index lost the formula in the √dₖ headings: {titles[:300]}"
+
+
+@pytest.mark.parametrize(("lang", "query", "expected"), SEARCHES, ids=[f"{lang}-{query}" for lang, query, _ in SEARCHES])
+def test_result_count_matches_the_list(browser, server: SiteServer, lang: str, query: str, expected: str) -> None:
+    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light") as tab:
+        page = tab.page
+        tab.open(page_url("worked-example.md", lang))
+        box = page.locator("input.md-search__input")
+        box.click()
+        box.fill(query)
+        box.press("End")  # Material reads the query on keyup
+        page.wait_for_selector(".md-search-result__list > .md-search-result__item a.md-search-result__link")
+        results = page.evaluate(COUNT_JS)
+        counted = int(re.search(r"\d+", results["meta"].replace("\u200b", ""))[0])
+        while len(results["pages"]) < counted:  # Material lists 10 pages, then more as the reader scrolls
+            listed = len(results["pages"])
+            page.evaluate(SCROLL_RESULTS_JS)
+            try:
+                page.wait_for_function(f"() => document.querySelectorAll('{PAGE_ITEMS}').length > {listed}", timeout=5_000)
+            except PlaywrightTimeout:
+                break  # the list is complete: the count is wrong
+            results = page.evaluate(COUNT_JS)
+        assert counted == len(results["pages"]), f"{query!r} on a {lang} page: the count says {results['meta']!r}, the list shows {len(results['pages'])} pages"
+        english = SUBPATH + "en/"
+        paths = [urlsplit(url).path for url in results["links"]]
+        foreign = [path for path in paths if path.startswith(english) != (lang == "en")]
+        assert not foreign, f"{query!r} on a {lang} page lists pages of the other language: {foreign}"
+        assert urlsplit(tab.server.url(page_url(expected, lang))).path in paths, f"{query!r} on a {lang} page did not find {expected}: {paths}"
+        shown = [marker for marker in FORBIDDEN if marker in results["text"] or marker in results["html"]]
+        assert not shown, f"{query!r} on a {lang} page shows {shown} in the results"
+        assert not any("\\" in title or "$" in title for title in results["titles"]), f"result titles with TeX: {results['titles']}"
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"

@@ -1,0 +1,48 @@
+"""The language switch keeps the section the reader has scrolled to, not only one reached through a
+contents link: Material's navigation.tracking writes the section into the address as the reader
+scrolls, and docs/assets/javascripts/language-switch.js carries it over to the other language."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from browser_support import LocalOnly, SiteServer
+from conftest import SITE_URL
+from site_pages import page_url
+
+SUBPATH = urlsplit(SITE_URL).path
+DESKTOP = {"width": 1280, "height": 900}
+SECTION = "step-3"
+
+
+@pytest.fixture(scope="module")
+def server(site: Path):
+    with SiteServer(site, SUBPATH) as running:
+        yield running
+
+
+@pytest.mark.parametrize("start", ["zh", "en"])
+def test_language_switch_keeps_the_section_scrolled_to(browser, server: SiteServer, start: str) -> None:
+    other = "en" if start == "zh" else "zh"
+    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light") as tab:
+        page = tab.page
+        tab.open(page_url("worked-example.md", start))
+        assert urlsplit(page.url).fragment == "", f"the page opened at {page.url}"
+        # Scroll like a reader (the wheel, no link): until the section's heading is near the top.
+        while page.evaluate(f"() => document.getElementById('{SECTION}').getBoundingClientRect().top") > 120:
+            before = page.evaluate("() => window.scrollY")
+            page.mouse.move(640, 450)
+            page.mouse.wheel(0, 300)
+            page.wait_for_function(f"() => window.scrollY !== {before}")
+        page.wait_for_function(f"() => location.hash === '#{SECTION}'")
+        page.hover("div.md-select")
+        with page.expect_navigation(wait_until="load"):
+            page.locator(f"a.md-select__link[hreflang='{other}']").click()
+        assert page.url == server.url(page_url("worked-example.md", other)) + f"#{SECTION}"
+        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        page.evaluate("() => MathJax.startup.promise")
+        page.wait_for_function(f"() => {{ const top = document.getElementById('{SECTION}').getBoundingClientRect().top; return top >= 0 && top < 200; }}")
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
