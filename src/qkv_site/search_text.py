@@ -7,6 +7,8 @@ display formula, an SVG or a build-code tab goes, everything else stays as it is
 
 >>> search_view('<h2 id="s">Scale by <span class="arithmatex">\\\\(\\\\sqrt{d_k}\\\\)</span></h2>')
 '<h2 id="s">Scale by √dₖ</h2>'
+>>> search_view('<h2 id="s">Scale by <span class="arithmatex" data-formula="k1">√dₖ</span></h2>')
+'<h2 id="s">Scale by √dₖ</h2>'
 """
 
 from __future__ import annotations
@@ -123,6 +125,9 @@ def search_view(html: str) -> str:
         tab.decompose()
     for element in soup.select(MATH):
         if element.decomposed or element.find_parent(lambda tag: tag is not element and tag.name in ("math", "mjx-container") or "arithmatex" in (tag.get("class") or [])):
+            continue
+        if element.has_attr("data-formula"):  # hooks/formulas.py has already put the plain text here
+            element.decompose() if _is_display(element) else element.replace_with(element.get_text())
             continue
         tex = None if _is_display(element) else _tex_of(element)
         if tex is None:
