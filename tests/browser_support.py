@@ -65,6 +65,7 @@ class SiteServer:
         handler = type("Handler", (_QuietHandler,), {"prefix": prefix})
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
         self.httpd.daemon_threads = True
+        self.directory = Path(directory)
         self.host = f"127.0.0.1:{self.httpd.server_address[1]}"
         self.root = f"http://{self.host}{prefix}"
         self.prefix = prefix

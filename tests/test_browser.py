@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import filecmp
+import functools
 import json
 import os
 import re
@@ -190,6 +191,18 @@ class Visit:
     extra: dict = field(default_factory=dict)  # what a crawl adds: axe, screenshot, clicks, overflow
 
 
+@functools.cache
+def last_search_file(site: Path, lang: str) -> str:
+    """The last file Material's search worker fetches on a page of ``lang``. The worker fetches the
+    page's index, then lunr's language files one after another, the multi-language one last; an
+    English-only index needs no language file (lunr's English is in the worker)."""
+    index = site / ("" if lang == LANGUAGES[0] else lang) / "search" / "search_index.json"
+    languages = json.loads(index.read_text(encoding="utf-8"))["config"]["lang"]
+    if len(languages) > 1:
+        return "/lunr.multi.min.js"
+    return "/search/search_index.json" if languages == ["en"] else f"/lunr.{languages[0]}.min.js"
+
+
 class Tab:
     """A browser context and one page in it, reused for every visit; requests to any host other
     than the local server are aborted and recorded."""
@@ -258,13 +271,13 @@ class Tab:
             self.page.wait_for_timeout(25)
 
     def wait_for_search(self, seconds: float = 15) -> None:
-        """Wait until Material's search has loaded its last file (the worker fetches the index, then
-        lunr's language files one after another, the multi-language one last) and nothing is in flight:
-        a page is ready as soon as it is shown, and a click that leaves it must not cancel the search."""
+        """Wait until Material's search has loaded its last file and nothing is in flight: a page is
+        ready as soon as it is shown, and a click that leaves it must not cancel the search."""
         deadline = time.monotonic() + seconds
         visit = self.current
+        last = last_search_file(self.server.directory, visit.lang)
         while time.monotonic() < deadline and (self.in_flight or not any(
-                url.endswith("/lunr.multi.min.js") for url in visit.requests[self.page_start:])):
+                url.endswith(last) for url in visit.requests[self.page_start:])):
             self.page.wait_for_timeout(25)
 
     def visit(self, lang: str, source: str, hash_: str = "") -> Visit:
