@@ -26,10 +26,11 @@ SRC = Path(__file__).resolve().parents[1]  # src/: the qkv and qkv_site packages
 ROOT = SRC.parent
 PACKAGES = ("qkv", "qkv_site")
 RESULTS = Path("benchmarks") / "results"  # committed measurements that pages and figures read
-LIBRARIES = ("numpy", "markdown-exec")  # their versions can change what a block prints
+HOOKS = Path("hooks")  # how blocks and notebooks are run (e.g. hooks/notebooks.py merges printed output)
+LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter")  # their versions can change what a page prints
 
 
-def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS) -> str:
+def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS, hooks: Path = ROOT / HOOKS) -> str:
     """sha256 of every file a page's computed content depends on, and the versions of the libraries.
 
     >>> len(inputs_digest())
@@ -43,6 +44,9 @@ def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS) -> str:
             h.update(path.read_bytes())
     for path in sorted(results.glob("*.json")):
         h.update(f"{RESULTS.as_posix()}/{path.name}\0".encode())
+        h.update(path.read_bytes())
+    for path in sorted(hooks.glob("*.py")):
+        h.update(f"{HOOKS.as_posix()}/{path.name}\0".encode())
         h.update(path.read_bytes())
     for library in LIBRARIES:
         h.update(f"{library} {version(library)}\0".encode())
