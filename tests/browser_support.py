@@ -84,11 +84,10 @@ class SiteServer:
         self.httpd.server_close()
 
 
-# What a page needs before it is looked at: MathJax has typeset it and the fonts are in (each wait
-# is for a condition; the time limits only keep a broken page from hanging the run).
+# What a page needs before it is looked at: the fonts are in (formulas are typeset when the site is
+# built; the wait is for a condition, the time limit only keeps a broken page from hanging the run).
 READY_JS = """async () => {
   const limit = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   await Promise.race([document.fonts.ready, limit(10000)]);
 }"""
 
@@ -114,7 +113,6 @@ class LocalOnly:
     def open(self, site_path: str) -> None:
         """Load a site page (``/en/worked-example/``, with an optional ``#hash``) and wait until it is ready."""
         self.page.goto(self.server.url(site_path), wait_until="load")
-        self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
         self.page.evaluate(READY_JS)
 
     def __enter__(self) -> LocalOnly:

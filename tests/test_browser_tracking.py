@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import LocalOnly, SiteServer
+from browser_support import READY_JS, LocalOnly, SiteServer
 from conftest import SITE_URL
 from site_pages import page_url
 
@@ -31,8 +31,9 @@ def test_language_switch_keeps_the_section_scrolled_to(browser, server: SiteServ
         page = tab.page
         tab.open(page_url("worked-example.md", start))
         assert urlsplit(page.url).fragment == "", f"the page opened at {page.url}"
-        # Scroll like a reader (the wheel, no link): until the section's heading is near the top.
-        while page.evaluate(f"() => document.getElementById('{SECTION}').getBoundingClientRect().top") > 120:
+        # Scroll like a reader (the wheel, no link) until the section's heading has passed under the
+        # header (Material tracks the section whose heading is above the header's bottom edge).
+        while page.evaluate(f"() => document.getElementById('{SECTION}').getBoundingClientRect().top") > 30:
             before = page.evaluate("() => window.scrollY")
             page.mouse.move(640, 450)
             page.mouse.wheel(0, 300)
@@ -42,7 +43,6 @@ def test_language_switch_keeps_the_section_scrolled_to(browser, server: SiteServ
         with page.expect_navigation(wait_until="load"):
             page.locator(f"a.md-select__link[hreflang='{other}']").click()
         assert page.url == server.url(page_url("worked-example.md", other)) + f"#{SECTION}"
-        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-        page.evaluate("() => MathJax.startup.promise")
+        page.evaluate(READY_JS)  # the fonts are in, so the section has its final position
         page.wait_for_function(f"() => {{ const top = document.getElementById('{SECTION}').getBoundingClientRect().top; return top >= 0 && top < 200; }}")
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
