@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from qkv._float16 import float16_is_inf_or_nan
+
 # dtype kinds we accept as numbers: bool, signed int, unsigned int, float.
 _NUMERIC_KINDS = "biuf"
 
@@ -38,7 +40,7 @@ def as_float_array(value: Any, name: str) -> np.ndarray:
 
 def check_finite(array: np.ndarray, name: str) -> None:
     """Reject NaN/inf up front: one NaN would silently turn a whole softmax row into NaN."""
-    bad = ~np.isfinite(array)
+    bad = float16_is_inf_or_nan(array) if array.dtype == np.float16 else ~np.isfinite(array)
     if bad.any():
         index = tuple(int(i) for i in np.argwhere(bad)[0])
         raise ValueError(f"{name} contains NaN or inf (first at index {index}, value {array[index]})")

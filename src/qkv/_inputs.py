@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from qkv._checks import as_matrices, broadcast_batch_shape, check_flag, check_same_d_k, check_scale
+from qkv._float16 import float16_to_float32
 
 
 @dataclass(frozen=True)
@@ -117,5 +118,5 @@ def attention_inputs(
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else check_scale(scale)
     dtype = q.dtype
     work_dtype = np.promote_types(dtype, np.float32)  # float16 -> float32; float32/float64 unchanged
-    q, k, v = (array.astype(work_dtype, copy=False) for array in (q, k, v))
+    q, k, v = (float16_to_float32(array) if dtype == np.float16 else array for array in (q, k, v))
     return AttentionInputs(q, k, v, mask, is_causal, scale, batch_shape, dtype, work_dtype)

@@ -9,13 +9,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from qkv._checks import as_matrices, broadcast_batch_shape, check_computed_finite, check_not_empty, check_same_d_k, check_scale
+from qkv._float16 import weights_to_float16
 from qkv._inputs import AttentionInputs, attention_inputs
 
 # Rows of scores handled at once: about 1 MiB of float32, so that the softmax passes over a block
 # of rows run in the CPU's cache instead of streaming the whole n×n matrix from memory each time.
-_BLOCK_ELEMENTS = 1 << 18
+_BLOCK_ELEMENTS = 1 << 16
 # float16 is computed in float32 chunks of n_q/16 rows, but at least this many (BLAS is slow on thin matrices).
-_MIN_CHUNK_ROWS = 64
+_MIN_CHUNK_ROWS = 128
 
 
 class Attention(NamedTuple):
@@ -117,25 +118,27 @@ def scaled_dot_product_attention(
     q_scaled = q * inputs.scale  # (..., n_q, d_k): scale the n×d queries, not the n×n scores
     k_t = np.swapaxes(k, -1, -2)  # (..., d_k, n_k)
     # float32/float64: the scores are computed straight into the weights array and turned into
-    # weights in place. float16: a float32 buffer of a sixteenth of the rows at a time.
+    # weights in place. float16: a float32 buffer of an eighth of the rows at a time.
     in_place = inputs.work_dtype == inputs.dtype
-    chunk = max(1, n_q) if in_place else max(_MIN_CHUNK_ROWS, -(-n_q // 16))
+    chunk = max(1, n_q) if in_place else max(_MIN_CHUNK_ROWS, -(-n_q // 8))
     rows = max(1, _BLOCK_ELEMENTS // max(1, math.prod(weights_batch) * n_k))  # rows per cache-sized block
+    buffer = None if in_place else np.empty(weights_batch + (min(chunk, n_q), n_k), inputs.work_dtype)
     for c0 in range(0, n_q, chunk):
         c1 = min(c0 + chunk, n_q)
-        scores = weights[..., c0:c1, :] if in_place else np.empty(weights_batch + (c1 - c0, n_k), inputs.work_dtype)
+        scores = weights[..., c0:c1, :] if buffer is None else buffer[..., : c1 - c0, :]
         with np.errstate(over="ignore", invalid="ignore"):  # overflow shows as a non-finite row maximum
             np.matmul(q_scaled[..., c0:c1, :], k_t, out=scores)  # (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
         for r0 in range(0, c1 - c0, rows):  # one cache-sized block of rows at a time
             block = scores[..., r0 : r0 + rows, :]
             _hide_masked_keys(block, inputs, c0 + r0, c0 + r0 + block.shape[-2])
             _softmax_rows(block)
+            if not in_place:  # rounded to float16 once, while the block is in the cache
+                weights_to_float16(block, weights[..., c0 + r0 : c0 + r0 + block.shape[-2], :])
         with np.errstate(over="ignore", invalid="ignore"):  # checked below
             if in_place:
                 np.matmul(scores, v, out=output[..., c0:c1, :])  # (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
-            else:  # rounded to float16 once, at the end
+            else:
                 output[..., c0:c1, :] = scores @ v
-                weights[..., c0:c1, :] = scores
     check_computed_finite(output, "weights·v")
     return Attention(output, np.broadcast_to(weights, inputs.batch_shape + (n_q, n_k)))
 
@@ -161,5 +164,5 @@ def _softmax_rows(scores: np.ndarray) -> None:
     with np.errstate(over="ignore"):  # -1e308 - 1e308 = -inf is right: its weight is 0
         np.subtract(scores, row_max, out=scores)
     np.exp(scores, out=scores)  # every exponent <= 0: no overflow, the row's largest is exp(0) = 1
-    scores /= scores.sum(axis=-1, keepdims=True)  # the sum is >= 1: never 0/0
+    scores *= 1.0 / scores.sum(axis=-1, keepdims=True)  # the sum is >= 1: never 0/0; a product is cheaper than a quotient
 

@@ -1,0 +1,84 @@
+"""Rounding attention weights to float16 with a few whole-array operations: numpy's own cast is slow on them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# numpy converts float32 -> float16 one element at a time, and takes about 100 ns for each result
+# that is subnormal in float16 (below 2⁻¹⁴ ≈ 6.1e-5): a quarter of the weights over 4,096 keys.
+_EXPONENT_BITS = np.uint32(0x7F800000)
+_TIMES_2_TO_13 = np.uint32(13 << 23)  # added to a float32's bits: the number times 2¹³
+_HALF_BITS = np.uint32(0x3F000000)  # the float32 bits of 0.5 = 2⁻²⁴ · 2²³
+_REBIAS = np.uint32(126 << 10)
+
+
+def weights_to_float16(weights: np.ndarray, out: np.ndarray) -> None:
+    """out[...] = weights rounded to float16, for float32 weights in [+0, 1]; bit for bit numpy's cast.
+
+    A weight w in [2ᴱ, 2ᴱ⁺¹) is added, in float32, to magic = 2ᴱ⁺¹³. The sum has steps of
+    2ᴱ⁻¹⁰, exactly float16's steps for w: the addition rounds w to float16 (to nearest, ties
+    to even), and the sum's bits are magic's bits plus the number of steps, 1024 + the 10-bit
+    mantissa. Below float16's smallest normal number 2⁻¹⁴, magic stays 0.5, whose steps of
+    2⁻²⁴ are float16's subnormal steps, and the count is the float16's bits.
+
+    What remains is float16's exponent field. The sum's bits shifted down by 13 are
+    (E + 140)·2¹⁰ (the count is below 2¹³), and (E + 140 - 126)·2¹⁰ + 1024 + mantissa =
+    (E + 15)·2¹⁰ + mantissa are the float16's bits; for subnormals the added term is
+    (126 - 126)·2¹⁰ = 0. Working modulo 2¹⁶ (the final cast keeps the low 16 bits), magic's
+    own bits, all above bit 22, drop out. A rounding that carries into the next power of two
+    lands on the right bits by itself.
+
+    >>> w = np.array([1.0, 0.64, 0.36, 1e-5, 0.0], dtype=np.float32)
+    >>> out = np.empty(5, dtype=np.float16)
+    >>> weights_to_float16(w, out)
+    >>> out
+    array([1.0e+00, 6.4e-01, 3.6e-01, 1.0e-05, 0.0e+00], dtype=float16)
+    >>> bool((out == w.astype(np.float16)).all())
+    True
+    """
+    magic = weights.view(np.uint32) & _EXPONENT_BITS  # the bits of 2ᴱ, shape of weights
+    magic += _TIMES_2_TO_13
+    np.maximum(magic, _HALF_BITS, out=magic)
+    total = (weights + magic.view(np.float32)).view(np.uint32)  # rounds w to float16's steps
+    exponent = total >> 13  # (E + 140) · 2¹⁰ (126 · 2¹⁰ for subnormals); the step count is < 2¹³
+    total += exponent
+    total -= _REBIAS
+    np.copyto(out.view(np.uint16), total, casting="unsafe")  # keeps the low 16 bits: the float16
+
+
+_SIGN_BIT = np.uint32(0x8000)
+_TWO_TO_112 = np.float32(2.0**112)  # 2^(127 - 15): from float16's exponent bias to float32's
+
+
+def float16_to_float32(array: np.ndarray) -> np.ndarray:
+    """A finite float16 array widened to float32, exactly; numpy's own cast goes element by element.
+
+    float16's 15 bits of exponent and mantissa, shifted up by 13, are the float32 with the
+    same mantissa and an exponent 112 too small (float16 subnormals land on float32
+    subnormals); multiplying by 2¹¹² is exact and fixes both. The sign bit moves from bit 15
+    to bit 31.
+
+    >>> x = np.array([[1.0, -0.5], [65504.0, -6e-8]], dtype=np.float16)
+    >>> y = float16_to_float32(x)
+    >>> y.dtype, bool((y == x.astype(np.float32)).all())
+    (dtype('float32'), True)
+    """
+    bits = array.view(np.uint16).astype(np.uint32)  # same shape as array
+    sign = bits & _SIGN_BIT
+    bits ^= sign
+    bits <<= 13
+    widened = bits.view(np.float32)
+    widened *= _TWO_TO_112
+    sign <<= 16
+    bits |= sign
+    return widened
+
+
+def float16_is_inf_or_nan(array: np.ndarray) -> np.ndarray:
+    """Where a float16 array holds inf or NaN (all five exponent bits set); numpy's isfinite is slow on float16.
+
+    >>> float16_is_inf_or_nan(np.array([1.0, np.inf, -np.nan, 65504.0], dtype=np.float16))
+    array([False,  True,  True, False])
+    """
+    is_bad: np.ndarray = (array.view(np.uint16) & 0x7C00) == 0x7C00
+    return is_bad
