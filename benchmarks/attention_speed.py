@@ -12,8 +12,9 @@ Implementations, measured side by side in one run on the same inputs:
 - python:       plain Python loops, one dot product and one exp at a time (only up to n = 256: it is slow)
 
 A second part times qkv.tiled_attention for several block sizes, side by side, and prints the
-sweep. The default block size should be the smallest one within 25% of the fastest at every swept
-n: larger tiles only save trips through the Python loop, and their memory grows as block_size².
+sweep. The default block size must be within 25% of the fastest at every swept n; among the sizes
+that are, smaller is better (a tile's memory grows as block_size²), but near the edge the answer
+changes from run to run on a shared machine, so the sweep also prints the smallest such size.
 
 Repeats are interleaved (every implementation once, then again, in a rotating order) so that a
 burst of load on a shared machine hits all of them alike; the median of the repeats is reported.
@@ -243,8 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     fastest_text = ", ".join(f"{size} at n = {n:,}" for n, size in best_sizes.items())
     print(f"tiled default block_size {DEFAULT_BLOCK_SIZE}: "
           + ("not in this sweep" if default_slowdown is None else f"at most {default_slowdown:.2f}× the fastest")
-          + f"; the smallest within {SWEEP_TOLERANCE}× of the fastest is {chosen}: "
-          + f"{verdict(chosen == DEFAULT_BLOCK_SIZE)} (fastest: {fastest_text})")
+          + f" (within {SWEEP_TOLERANCE}×: {verdict(default_slowdown is not None and default_slowdown <= SWEEP_TOLERANCE)}); "
+          + f"the smallest size within {SWEEP_TOLERANCE}× in this run: {chosen} (fastest: {fastest_text})")
 
     write_results(output_path(args, "attention_speed"), {
         "benchmark": "attention_speed",

@@ -38,7 +38,7 @@ def weights_to_float16(weights: np.ndarray, out: np.ndarray) -> None:
     """
     magic = weights.view(np.uint32) & _EXPONENT_BITS  # the bits of 2ᴱ, shape of weights
     magic += _TIMES_2_TO_13
-    np.maximum(magic, _HALF_BITS, out=magic)
+    np.maximum(magic, np.full(weights.shape[-1:], _HALF_BITS), out=magic)  # (a row: numpy's maximum is slow with a scalar)
     total = (weights + magic.view(np.float32)).view(np.uint32)  # rounds w to float16's steps
     exponent = total >> 13  # (E + 140) · 2¹⁰ (126 · 2¹⁰ for subnormals); the step count is < 2¹³
     total += exponent

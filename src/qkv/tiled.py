@@ -11,9 +11,10 @@ from numpy.typing import ArrayLike
 from qkv._checks import as_float_array, check_computed_finite, check_finite, check_not_empty, check_positive_int
 from qkv._inputs import attention_inputs
 
-# Chosen by measurement (benchmarks/attention_speed.py prints the sweep): the smallest block size
-# within 25% of the fastest. Larger tiles mean fewer trips through the Python loop and larger,
-# faster matrix products, but their memory grows as block_size² (1024² float32: 4 MiB a tile).
+# Chosen by measurement (benchmarks/attention_speed.py prints the sweep): within 25% of the fastest
+# block size at n = 1,024 and 4,096 in every run so far, where 512 sometimes is and sometimes is not.
+# Larger tiles mean fewer trips through the Python loop and larger, faster matrix products, but
+# their memory grows as block_size² (1024² float32: 4 MiB a tile).
 DEFAULT_BLOCK_SIZE = 1024
 
 
