@@ -1,29 +1,16 @@
-"""Helpers for the browser tests: serve a built site on 127.0.0.1 and launch the system's Chromium.
-
-Nothing here downloads a browser: Playwright drives Debian's ``/usr/bin/chromium``.
-"""
+"""Helpers for the browser tests, on top of qkv_site.local_browser (the site on 127.0.0.1, Debian's
+Chromium): whether a browser is there, a tab that may only talk to the local site, a page's readiness."""
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
-import threading
-from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
-CHROMIUM = Path("/usr/bin/chromium")
+from qkv_site.local_browser import CHROMIUM, SiteServer
+from qkv_site.local_browser import launch_chromium as launch
+
 INSTALL_HINT = "sudo apt-get install chromium fonts-noto-cjk"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+__all__ = ["CHROMIUM", "READY_JS", "LocalOnly", "SiteServer", "browser_unavailable", "launch"]
 
 
 def browser_unavailable() -> str | None:
@@ -35,53 +22,6 @@ def browser_unavailable() -> str | None:
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
         return f"no Chromium at {CHROMIUM}; install it with: {INSTALL_HINT}"
     return None
-
-
-def launch(playwright):
-    """The system's Chromium, headless, with nothing that phones home."""
-    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serve the site directory under ``prefix`` (``/`` or ``/repo/``); anything else is a 404."""
-
-    prefix = "/"
-
-    def translate_path(self, path: str) -> str:
-        path = unquote(urlsplit(path).path)
-        if not path.startswith(self.prefix):
-            return os.path.join(self.directory, "\0outside-the-prefix")  # never exists → 404
-        return super().translate_path("/" + path[len(self.prefix):])
-
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
-class SiteServer:
-    """A ``ThreadingHTTPServer`` on an ephemeral port of 127.0.0.1, in a daemon thread."""
-
-    def __init__(self, directory: Path, prefix: str = "/") -> None:
-        assert prefix.startswith("/") and prefix.endswith("/"), prefix
-        handler = type("Handler", (_QuietHandler,), {"prefix": prefix})
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
-        self.httpd.daemon_threads = True
-        self.directory = Path(directory)
-        self.host = f"127.0.0.1:{self.httpd.server_address[1]}"
-        self.root = f"http://{self.host}{prefix}"
-        self.prefix = prefix
-        self.thread = threading.Thread(target=self.httpd.serve_forever, name=f"site-server{prefix}", daemon=True)
-
-    def url(self, site_path: str) -> str:
-        """The absolute URL of a site-relative path (``/en/worked-example/`` → http://…/prefix/en/worked-example/)."""
-        return self.root + site_path.lstrip("/")
-
-    def __enter__(self) -> SiteServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
 
 # What a page needs before it is looked at: the fonts are in (formulas are typeset when the site is

@@ -7,28 +7,15 @@ page says it is ready: formulas typeset, fonts loaded, every image decoded; neve
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
+from qkv_site.local_browser import CHROMIUM, SiteServer, launch_chromium
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Route
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 # The print page is served from memory at this path; it is never written into the site.
 PRINT_PATH = "/pdf-edition/{lang}.html"
 # A4 minus the side margins of edition.css (16 mm each), in CSS pixels: the width formulas must fit in.
@@ -74,26 +61,6 @@ async () => {
 """
 
 
-class _SiteHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
-        pass
-
-
-@contextmanager
-def serve(site: Path) -> Iterator[str]:
-    """Serve ``site`` on an ephemeral port of 127.0.0.1; yield the root URL (``http://127.0.0.1:PORT``)."""
-    handler = functools.partial(_SiteHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, name="pdf-site-server", daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{httpd.server_address[1]}"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
 class PrintError(RuntimeError):
     """The print page did not come out whole: a formula, an image or a request failed."""
 
@@ -104,24 +71,24 @@ def print_pages(site: Path, pages: dict[str, str], outputs: dict[str, Path], bro
 
     if not browser.is_file():
         raise FileNotFoundError(f"no browser at {browser}: install Chromium (Debian: apt-get install chromium) or pass --browser")
-    with serve(site) as root, sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(browser), args=LAUNCH_ARGS, headless=True)
+    with SiteServer(site) as server, sync_playwright() as playwright:
+        chromium = launch_chromium(playwright, browser)
         try:
             for lang, html in pages.items():
-                _print_one(chromium, root, lang, html, outputs[lang])
+                _print_one(chromium, server, lang, html, outputs[lang])
         finally:
             chromium.close()
 
 
-def _print_one(chromium: Browser, root: str, lang: str, html: str, output: Path) -> None:
-    address = root + PRINT_PATH.format(lang=lang)
+def _print_one(chromium: Browser, server: SiteServer, lang: str, html: str, output: Path) -> None:
+    address = server.url(PRINT_PATH.format(lang=lang))
     problems: list[str] = []
 
     def route(request_route: Route) -> None:
         request = request_route.request
         if request.url == address:
             request_route.fulfill(status=200, content_type="text/html; charset=utf-8", body=html)
-        elif request.url.startswith(root + "/"):
+        elif request.url.startswith(server.root):
             request_route.continue_()
         else:  # nothing may come from another host
             problems.append(f"request to another host: {request.url}")

@@ -1,0 +1,77 @@
+"""The built site on 127.0.0.1 and Debian's Chromium to look at it: what the PDF edition and the browser tests share.
+
+Nothing here downloads a browser: Playwright drives ``/usr/bin/chromium`` (``apt-get install chromium``).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+# Headless in a container, and nothing that phones home.
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def launch_chromium(playwright: Playwright, executable: Path = CHROMIUM) -> Browser:
+    """The system's Chromium, headless."""
+    return playwright.chromium.launch(executable_path=str(executable), args=LAUNCH_ARGS, headless=True)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serve the site directory under ``prefix`` (``/`` or ``/repo/``); anything else is a 404."""
+
+    prefix = "/"
+
+    def translate_path(self, path: str) -> str:
+        path = unquote(urlsplit(path).path)
+        if not path.startswith(self.prefix):
+            return os.path.join(self.directory, "\0outside-the-prefix")  # never exists → 404
+        return super().translate_path("/" + path[len(self.prefix):])
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        pass
+
+
+class SiteServer:
+    """A built site served on an ephemeral port of 127.0.0.1 under ``prefix``, in a daemon thread."""
+
+    def __init__(self, directory: Path, prefix: str = "/") -> None:
+        assert prefix.startswith("/") and prefix.endswith("/"), prefix
+        handler = type("Handler", (_QuietHandler,), {"prefix": prefix})
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
+        self.httpd.daemon_threads = True
+        self.directory = Path(directory)
+        self.host = f"127.0.0.1:{self.httpd.server_address[1]}"
+        self.root = f"http://{self.host}{prefix}"
+        self.prefix = prefix
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name=f"site-server{prefix}", daemon=True)
+
+    def url(self, site_path: str) -> str:
+        """The absolute URL of a site-relative path (``/en/worked-example/`` → http://…/prefix/en/worked-example/)."""
+        return self.root + site_path.lstrip("/")
+
+    def __enter__(self) -> SiteServer:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
