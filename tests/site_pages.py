@@ -10,6 +10,7 @@ from bs4 import BeautifulSoup
 from mkdocs.config import load_config
 
 from conftest import LANGUAGES, ROOT
+from qkv_site.nav import flatten_nav
 from qkv_site.pdf import pdf_path
 
 CONFIG = ROOT / "mkdocs.yml"
@@ -19,14 +20,7 @@ def nav_sources() -> list[str]:
     """Every page of the nav, as its path inside a language folder (``worked-example.md``)."""
     config = load_config(str(CONFIG))
 
-    def walk(items: list) -> list[str]:
-        pages: list[str] = []
-        for item in items:
-            value = next(iter(item.values())) if isinstance(item, dict) else item
-            pages.extend(walk(value) if isinstance(value, list) else [value])
-        return pages
-
-    return walk(config["nav"])
+    return flatten_nav(config["nav"])
 
 
 def built_path(site: Path, source: str, lang: str) -> Path:

@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from qkv_site.formatting import markdown_table
+from qkv_site.nav import flatten_nav
 from qkv_site.translations import split_front_matter
 
 NOTE_PREFIX = {"zh": "编者注：", "en": "Editor's note: "}
@@ -61,14 +62,7 @@ def nav_pages(config: Path = Path("mkdocs.yml")) -> list[str]:
     """The Markdown pages of the nav of ``config``, in order (paths inside a language folder)."""
     nav = yaml.load(config.read_text(encoding="utf-8"), Loader=_NavLoader)["nav"]
 
-    def walk(items: list) -> list[str]:
-        pages: list[str] = []
-        for item in items:
-            value = next(iter(item.values())) if isinstance(item, dict) else item
-            pages.extend(walk(value) if isinstance(value, list) else [value])
-        return pages
-
-    return [page for page in walk(nav) if page.endswith(".md")]
+    return [page for page in flatten_nav(nav) if page.endswith(".md")]
 
 
 def _page_title(text: str, page: str) -> str:

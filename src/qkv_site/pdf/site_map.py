@@ -7,6 +7,8 @@ from pathlib import Path
 
 from mkdocs.config import load_config
 
+from qkv_site.nav import flatten_nav
+
 
 @dataclass(frozen=True)
 class SitePage:
@@ -42,14 +44,7 @@ def nav_sources(config_file: Path) -> list[str]:
     """Every page of the nav of ``config_file``, in order, as its path inside a language folder."""
     config = load_config(str(config_file))
 
-    def walk(items: list) -> list[str]:
-        pages: list[str] = []
-        for item in items:
-            value = next(iter(item.values())) if isinstance(item, dict) else item
-            pages.extend(walk(value) if isinstance(value, list) else [value])
-        return pages
-
-    return walk(config["nav"])
+    return flatten_nav(config["nav"])
 
 
 def languages(config_file: Path) -> tuple[list[str], str]:
