@@ -3,6 +3,10 @@
 - Material's search plugin indexes ``page.content`` in its own ``on_page_context`` (priority 0). Just
   before it, the page's HTML is swapped for `qkv_site.search_text.search_view` (formulas as plain
   text, no display formulas, SVG or build-code tabs); just after it, the real HTML is put back.
+- Making that view parses the page's HTML (about 6 MB for the whole site, most of it formula SVG),
+  the slowest step of a rebuild: views are kept in ``.cache/search-view/``, keyed by the page's HTML,
+  in a folder per `qkv_site.build_cache.process_digest` (a change to the code that makes them starts
+  a new folder and deletes the old one).
 - mkdocs-static-i18n merges both languages into one ``search/search_index.json``, so a search on an
   English page counted (and listed) the Chinese pages too. After the last build, the index is split:
   the Chinese pages stay in ``search/``, the English ones move to ``en/search/`` with their locations
@@ -12,12 +16,15 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+import shutil
 from pathlib import Path
 
 from mkdocs.plugins import CombinedEvent, event_priority
 
+from qkv_site.build_cache import process_digest
 from qkv_site.search_text import search_view
 
 ENGLISH = "en/"
@@ -29,10 +36,34 @@ def _is_english(page) -> bool:
     return page.file.src_uri.startswith(ENGLISH)
 
 
+_views: dict = {"folder": None}
+
+
+def on_config(config, **kwargs):
+    views = Path(config.config_file_path).resolve().parent / ".cache" / "search-view"
+    current = views / process_digest()[:16]
+    if views.is_dir():  # views made by other code can never be used again
+        for stale in views.iterdir():
+            if stale != current:
+                shutil.rmtree(stale) if stale.is_dir() else stale.unlink(missing_ok=True)
+    current.mkdir(parents=True, exist_ok=True)
+    _views["folder"] = current
+    return config
+
+
+def _cached_search_view(html: str) -> str:
+    path = _views["folder"] / f"{hashlib.sha256(html.encode()).hexdigest()}.html"
+    if path.is_file():
+        return path.read_text(encoding="utf-8")
+    view = search_view(html)
+    path.write_text(view, encoding="utf-8")
+    return view
+
+
 @event_priority(10)  # before Material's search plugin reads page.content
 def _show_search_view(context, page, config, nav, **kwargs):
     setattr(page, _ORIGINAL, page.content)
-    page.content = search_view(page.content or "")
+    page.content = _cached_search_view(page.content or "")
     return context
 
 

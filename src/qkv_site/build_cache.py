@@ -27,7 +27,7 @@ ROOT = SRC.parent
 PACKAGES = ("qkv", "qkv_site")
 RESULTS = Path("benchmarks") / "results"  # committed measurements that pages and figures read
 HOOKS = Path("hooks")  # how blocks and notebooks are run (e.g. hooks/notebooks.py merges printed output)
-LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter")  # their versions can change what a page prints
+LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter", "beautifulsoup4")  # their versions can change what a page shows
 
 
 def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS, hooks: Path = ROOT / HOOKS) -> str:

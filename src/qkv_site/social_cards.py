@@ -6,6 +6,7 @@ code and font that draw it, so an unchanged page costs a hash on the next build.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import os
@@ -122,6 +123,7 @@ def _draw(title: str, site_name: str) -> bytes:
     return buffer.getvalue()
 
 
+@functools.cache  # one per process: every card of a build is drawn by the same code and font
 def _code_digest() -> str:
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(f"matplotlib {matplotlib.__version__}\0{fonts.static_font_path().name}".encode())

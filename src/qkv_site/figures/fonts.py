@@ -73,6 +73,7 @@ def repertoire() -> frozenset[int]:
     return frozenset(characters)
 
 
+@cache  # the same for the life of the process; it joins a few thousand code points
 def _cache_key() -> str:
     h = hashlib.sha256()
     stat = SOURCE_FONT.stat()

@@ -7,8 +7,8 @@ import sys
 import time
 from pathlib import Path
 
-from qkv_site.pdf import pdf_path
 from qkv_site.local_browser import CHROMIUM
+from qkv_site.pdf import pdf_path
 from qkv_site.pdf.chromium import print_pages
 from qkv_site.pdf.combine import combined_html
 from qkv_site.pdf.site_map import SitePage, languages, site_pages
