@@ -48,6 +48,8 @@ PRINTED_JS = r"""() => {
       .filter((selector) => [...document.querySelectorAll(selector)].some(shown)),
     // folded blocks (how a section is computed, an exercise's solution) that print: Material opens them all for print
     details: [...article.querySelectorAll("details")].filter(shown).map((d) => d.querySelector("summary").textContent.trim()),
+    // the canvas behind the page, margins included (dark in the dark scheme unless print.css says white)
+    paper: getComputedStyle(document.documentElement).backgroundColor,
     ink,  // the article's text colour: dark on paper
   };
 }"""
@@ -90,6 +92,7 @@ def test_print(browser, server: SiteServer, lang: str, source: str, scheme: str)
             assert printed["playgroundCells"] >= 16, f"{where}: the playground's matrices do not print ({printed['playgroundCells']} cells)"
         assert not printed["details"], f"{where}: folded blocks print: {printed['details']}"
         assert not printed["navigation"], f"{where}: navigation prints: {printed['navigation']}"
+        assert printed["paper"] == "rgb(255, 255, 255)", f"{where}: the page's margins print on {printed['paper']}"
         assert max(printed["ink"][:3]) < 100, f"{where}: the text prints in rgb{tuple(printed['ink'])}, not dark ink"
         pages = pdf_pages(page.pdf(format="A4"))
         assert pages <= MAX_PAGES.get(source, 4), f"{where} takes {pages} A4 pages"
