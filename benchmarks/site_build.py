@@ -8,7 +8,8 @@ Full run:
 1. first build on a new machine: an empty figure-font cache (QKV_SITE_FONT_CACHE pointed at an
    empty folder, so the font is cut from the variable CJK font as on a first install), no figure
    stamps (docs/*/figures/.stamp) and no build cache (.cache/: code-block output, executed
-   notebooks, compiled templates, typeset formulas), then `mkdocs build --strict` into a temporary directory.
+   notebooks, compiled templates, typeset formulas, social cards, search views), then
+   `mkdocs build --strict` into a temporary directory.
 2. cold build: the same without the stamps and the build cache, the font kept (it is made once per
    machine, in matplotlib's cache; here in the folder the first build filled).
 3. cached rebuild: the same command again, with the stamps and caches the cold build left.
@@ -76,12 +77,6 @@ def clear_caches() -> list[str]:
     for cache in sorted(BUILD_CACHE.glob("*")) if BUILD_CACHE.is_dir() else []:
         shutil.rmtree(cache) if cache.is_dir() else cache.unlink()
         removed.append(str(cache.relative_to(ROOT)))
-    from qkv_site.social_cards import cache_dir
-
-    cards = cache_dir()  # the social cards, drawn again on a cold build
-    if cards.exists():
-        shutil.rmtree(cards)
-        removed.append(str(cards))
     return removed
 
 

@@ -10,6 +10,7 @@ from mkdocs.exceptions import PluginError
 from qkv_site.social_cards import HEIGHT, WIDTH, card
 
 FOLDER = "assets/social"  # inside the built site
+CACHE = ".cache/social-cards"  # inside the project, beside the other build caches
 
 
 def _card_title(page, config) -> str:
@@ -23,7 +24,8 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
     if not config.site_url:
         raise PluginError("social cards need site_url: og:image must be an absolute URL")
     title = _card_title(page, config)
-    name, png = card(title, config.site_name)
+    kept = Path(config.config_file_path).resolve().parent / CACHE  # cards drawn by earlier builds
+    name, png = card(title, config.site_name, kept)
     target = Path(config.site_dir) / FOLDER / name
     if not target.exists():
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 from PIL import Image
 
 from conftest import LANGUAGES, SITE_URL
-from qkv_site import social_cards
+from qkv_site import social_card_drawing, social_cards
 from site_pages import built_path, nav_sources
 
 PAGES = [(source, lang) for lang in LANGUAGES for source in nav_sources()]
@@ -61,21 +61,20 @@ def test_the_home_page_card_carries_the_article_title(cards) -> None:
 
 
 def test_a_card_is_drawn_once_and_then_read_from_the_cache(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("QKV_SITE_CARD_CACHE", str(tmp_path))
-    name, first = social_cards.card("缩放因子为什么是 √dₖ？", "Self-Attention 深度拆解")
+    name, first = social_cards.card("缩放因子为什么是 √dₖ？", "Self-Attention 深度拆解", tmp_path)
     assert (tmp_path / name).read_bytes() == first
     with Image.open(io.BytesIO(first)) as png:
         assert png.size == (1200, 630)
-    monkeypatch.setattr(social_cards, "draw_card", lambda *args: pytest.fail("drawn again despite the cache"))
-    assert social_cards.card("缩放因子为什么是 √dₖ？", "Self-Attention 深度拆解") == (name, first)
+    monkeypatch.setattr(social_card_drawing, "draw_card", lambda *args: pytest.fail("drawn again despite the cache"))
+    assert social_cards.card("缩放因子为什么是 √dₖ？", "Self-Attention 深度拆解", tmp_path) == (name, first)
     assert social_cards.card_name("another title", "Self-Attention 深度拆解") != name
 
 
 def test_a_title_the_font_cannot_draw_fails() -> None:
     with pytest.raises(ValueError, match="missing"):
-        social_cards.draw_card("Q \ue000", "Self-Attention")
+        social_card_drawing.draw_card("Q \ue000", "Self-Attention")
 
 
 def test_a_title_too_long_for_the_card_fails() -> None:
     with pytest.raises(ValueError, match="does not fit"):
-        social_cards.draw_card("注意力" * 60, "Self-Attention")
+        social_card_drawing.draw_card("注意力" * 60, "Self-Attention")

@@ -1,132 +1,28 @@
-"""Social card images (og:image): a page's title and the site's name on a 1200×630 PNG, in the figure font.
+"""Social card images (og:image): each page's card, named by what it shows and kept between builds.
 
-Each card is drawn once and cached under a name that is the hash of everything it shows and of the
-code and font that draw it, so an unchanged page costs a hash on the next build.
+A card's file name is the hash of everything it shows and of the code and font that draw it, so an
+unchanged page costs a hash on the next build. Only a card that is not kept yet is drawn, by
+`qkv_site.social_card_drawing` (which loads matplotlib: a build whose cards are all kept does not).
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import os
-import re
-import warnings
+from importlib.metadata import version
 from pathlib import Path
 
-import matplotlib
-from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
-from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
-from matplotlib.patches import Rectangle
-from PIL import Image
-
 from qkv_site.figures import fonts
-from qkv_site.figures.style import COLORS, LIGHT
 
-WIDTH, HEIGHT, DPI = 1200, 630, 100  # pixels: the size Facebook, LinkedIn and X ask for
-MARGIN = 80  # px on every side of the text
-TITLE_SIZES = (60, 52, 44, 38)  # pt, largest first: the largest that fits in MAX_LINES lines
-MAX_LINES = 3
-SITE_SIZE = 30
-INK, MUTED, PAPER = LIGHT.text, "#5c5c66", "#fbfaff"
-
-
-# Unicode subscripts in titles ("√dₖ") become mathtext: the figure font has no glyphs for them.
-SUBSCRIPTS = str.maketrans("ₐₑₒₓₔₕₖₗₘₙₚₛₜ", "aeoxəhklmnpst")
-MATH = re.compile(r"√?\w[ₐₑₒₓₔₕₖₗₘₙₚₛₜ]+")
-# What a line may not break inside: mathtext, a Latin word, or one CJK character, each with the
-# closing punctuation after it ("：", "——") and the opening one before it ("（"), as Chinese typesetting wants.
-CLOSING, OPENING = "，。：；！？）」》、—…", "（「《"
-TOKEN = re.compile(rf"(?:\$[^$]*\$|[\x21-\x7e]+|[{OPENING}]*\S)[{CLOSING}]*\s*")
-
-
-def as_mathtext(title: str) -> str:
-    r"""Title text with subscripts as mathtext, which matplotlib draws with its own math font.
-
-    >>> print(as_mathtext("Why scale by √dₖ?"))
-    Why scale by $\sqrt{d_{k}}$?
-    """
-
-    def convert(match: re.Match[str]) -> str:
-        text = match.group()
-        root = text.startswith("√")
-        base, sub = text[root], text[1 + root:].translate(SUBSCRIPTS)
-        symbol = f"{base}_{{{sub}}}"
-        return f"$\\sqrt{{{symbol}}}$" if root else f"${symbol}$"
-
-    return MATH.sub(convert, title)
-
-
-def wrap(text: str, size: float, max_width: float) -> list[str]:
-    """Break `text` into lines no wider than `max_width` px at `size` pt in the figure font.
-
-    Latin words and mathtext stay whole; CJK text may break between any two characters.
-
-    >>> wrap("Q, K and V: the intuition", 60, 2000)
-    ['Q, K and V: the intuition']
-    """
-    renderer = RendererAgg(WIDTH, HEIGHT, DPI)
-    prop = FontProperties(family=fonts.register(), size=size)
-
-    def width(line: str) -> float:
-        line = line.rstrip()
-        return renderer.get_text_width_height_descent(line, prop, ismath="$" in line)[0]
-
-    lines = [""]
-    for token in TOKEN.findall(text.strip()):
-        if lines[-1] and width(lines[-1] + token) > max_width:
-            lines.append("")
-        lines[-1] += token
-    return [line.rstrip() for line in lines]
-
-
-def _layout(title: str) -> tuple[float, list[str]]:
-    for size in TITLE_SIZES:
-        lines = wrap(title, size, WIDTH - 2 * MARGIN)
-        if len(lines) <= MAX_LINES:
-            return size, lines
-    raise ValueError(f"title {title!r} does not fit a social card in {MAX_LINES} lines at {TITLE_SIZES[-1]} pt")
-
-
-def draw_card(title: str, site_name: str) -> bytes:
-    """The PNG of one card: a Q/K/V colour bar on top, the title large, the site name below it.
-
-    A character the font cannot draw fails here (matplotlib would only warn and draw a box).
-    """
-    with matplotlib.rc_context({"font.family": [fonts.register()], "text.color": INK, "mathtext.fontset": "dejavusans"}), \
-            warnings.catch_warnings():
-        warnings.filterwarnings("error", message=r".*Glyph.*missing")
-        try:
-            return _draw(title, site_name)
-        except UserWarning as warning:  # only the glyph warning is turned into an error above
-            raise ValueError(f"social card for {title!r}: {warning}") from warning
-
-
-def _draw(title: str, site_name: str) -> bytes:
-    size, lines = _layout(as_mathtext(title))
-    fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor=PAPER)
-    FigureCanvasAgg(fig)
-    px = lambda x, y: (x / WIDTH, 1 - y / HEIGHT)  # noqa: E731 - px from the top left → figure fraction
-    # Q, K, V: three bands across the top, the colours every figure uses for them.
-    for i, role in enumerate(("q", "k", "v")):
-        fig.patches.append(Rectangle((i / 3, 1 - 18 / HEIGHT), 1 / 3, 18 / HEIGHT, transform=fig.transFigure,
-                                     facecolor=COLORS[role], edgecolor="none"))
-    fig.text(*px(MARGIN, 250), "\n".join(lines), fontsize=size, ha="left", va="center", linespacing=1.25, color=INK)
-    fig.text(*px(MARGIN, HEIGHT - MARGIN), site_name, fontsize=SITE_SIZE, ha="left", va="baseline", color=MUTED)
-    canvas = fig.canvas
-    canvas.draw()
-    # RGB (the card is opaque) with light compression: encoding is most of the drawing time.
-    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba()).convert("RGB")
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=1)  # PIL writes no date or software name
-    return buffer.getvalue()
+WIDTH, HEIGHT = 1200, 630  # pixels: the size Facebook, LinkedIn and X ask for
+DRAWING = Path(__file__).with_name("social_card_drawing.py")
 
 
 @functools.cache  # one per process: every card of a build is drawn by the same code and font
 def _code_digest() -> str:
-    h = hashlib.sha256(Path(__file__).read_bytes())
-    h.update(f"matplotlib {matplotlib.__version__}\0{fonts.static_font_path().name}".encode())
+    h = hashlib.sha256(DRAWING.read_bytes())
+    h.update(f"matplotlib {version('matplotlib')}\0{fonts.static_font_name()}".encode())
     return h.hexdigest()
 
 
@@ -136,20 +32,17 @@ def card_name(title: str, site_name: str) -> str:
     return f"{h.hexdigest()[:20]}.png"
 
 
-def cache_dir() -> Path:
-    """Where drawn cards are kept between builds (``$QKV_SITE_CARD_CACHE`` or matplotlib's cache dir)."""
-    return Path(os.environ.get("QKV_SITE_CARD_CACHE", Path(matplotlib.get_cachedir()) / "qkv_site" / "cards"))
-
-
-def card(title: str, site_name: str) -> tuple[str, bytes]:
-    """(file name, PNG) of the card for `title`, drawn only when the cache does not hold it yet."""
+def card(title: str, site_name: str, folder: Path) -> tuple[str, bytes]:
+    """(file name, PNG) of the card for `title`, drawn only when ``folder`` does not hold it yet."""
     name = card_name(title, site_name)
-    cached = cache_dir() / name
-    if cached.exists():
-        return name, cached.read_bytes()
+    kept = folder / name
+    if kept.exists():
+        return name, kept.read_bytes()
+    from qkv_site.social_card_drawing import draw_card  # matplotlib: only when a card is drawn
+
     content = draw_card(title, site_name)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    partial = cached.with_name(f".{name}.{os.getpid()}.tmp")
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_name(f".{name}.{os.getpid()}.tmp")
     partial.write_bytes(content)
-    os.replace(partial, cached)  # two builds at once: both write the same bytes, the last rename wins
+    os.replace(partial, kept)  # two builds at once: both write the same bytes, the last rename wins
     return name, content

@@ -10,9 +10,7 @@ from pathlib import Path
 
 import fontTools
 import manimgx_fonts_cjk
-import matplotlib
 import uharfbuzz
-from matplotlib import font_manager
 
 # A collection of five variable fonts (JP, KR, SC, TC, HK) sharing glyphs; each face's cmap picks
 # its region's glyph forms, so simplified Chinese needs face 2, not the JP face 0.
@@ -84,6 +82,8 @@ def _cache_key() -> str:
 
 
 def _cache_dir() -> Path:
+    import matplotlib  # here, not at the top: naming the font (for the social cards' keys) needs no matplotlib
+
     return Path(os.environ.get("QKV_SITE_FONT_CACHE", Path(matplotlib.get_cachedir()) / "qkv_site"))
 
 
@@ -128,9 +128,14 @@ def _build_static_font(target: Path) -> None:
     os.replace(partial, target)  # two builds at once: each writes its own file, the last rename wins
 
 
+def static_font_name() -> str:
+    """The static font's file name: it changes with the source font, the repertoire and the tools that cut it."""
+    return f"{POSTSCRIPT_NAME}-{_cache_key()}.otf"
+
+
 def static_font_path() -> Path:
     """Where the static SC Regular font is cached (``$QKV_SITE_FONT_CACHE`` or matplotlib's cache dir)."""
-    return _cache_dir() / f"{POSTSCRIPT_NAME}-{_cache_key()}.otf"
+    return _cache_dir() / static_font_name()
 
 
 def static_font() -> Path:
@@ -147,6 +152,8 @@ def register() -> str:
 
     Raises if matplotlib would resolve the family to any other file.
     """
+    from matplotlib import font_manager
+
     path = static_font()
     font_manager.fontManager.addfont(path)
     found = font_manager.findfont(font_manager.FontProperties(family=FAMILY), fallback_to_default=False)
