@@ -3,7 +3,7 @@ and end every figure's caption with a link to the code that drew it."""
 
 from __future__ import annotations
 
-import inspect
+import importlib.util
 import logging
 import re
 import time
@@ -40,12 +40,13 @@ def on_pre_build(config, **kwargs) -> None:
 
 
 def source_url(name: str, repo_url: str) -> str:
-    """The repository address of the module that draws figure `name`."""
-    from qkv_site.figures.registry import FIGURES
-
-    if name not in FIGURES:
-        raise ValueError(f"figures/{name}.*.svg is not one of the site's figures: {sorted(FIGURES)}")
-    path = Path(inspect.getsourcefile(FIGURES[name])).resolve().relative_to(ROOT)
+    """The repository address of the module that draws figure `name`: qkv_site.figures.<name>
+    (tests/test_figures.py checks that each figure is drawn by the module of its name). It is found
+    without importing it, so a build whose figures are current never loads matplotlib for a link."""
+    spec = importlib.util.find_spec(f"qkv_site.figures.{name}") if name.isidentifier() else None
+    if spec is None or spec.origin is None:
+        raise ValueError(f"figures/{name}.*.svg is not one of the site's figures: no module qkv_site.figures.{name}")
+    path = Path(spec.origin).resolve().relative_to(ROOT)
     return f"{repo_url.rstrip('/')}/blob/main/{path.as_posix()}"
 
 
