@@ -18,7 +18,8 @@ from site_pages import page_url
 SUBPATH = urlsplit(SITE_URL).path
 DESKTOP = {"width": 1280, "height": 900}
 # What must never reach a reader through search: TeX, markup of typeset formulas, the build code.
-FORBIDDEN = ["\\(", "\\[", "\\begin", "\\frac", "\\text", "$$", "<svg", "<math", "<mjx", "print(display(", "qkv_site.formatting", "bmatrix("]
+FORBIDDEN = ["\\(", "\\[", "\\begin", "\\frac", "\\text", "$$", "<svg", "<math", "<mjx", "print(display(", "qkv_site.formatting", "bmatrix(",
+             "绘图代码", "Figure code"]  # a caption's link to the code that drew the figure
 # (page language, query, a page that must be found); “对称” finds more pages than Material lists
 # before the reader scrolls.
 SEARCHES = [

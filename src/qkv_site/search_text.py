@@ -3,7 +3,9 @@
 Material's search plugin indexes a page's HTML as it is, so formulas reached the index as TeX (or, once
 typeset, as SVG and MathML) and the “代码 / Code” tab of every computed result as Python. `search_view`
 returns the HTML the index should read instead: an inline formula becomes plain text (``√dₖ``), a
-display formula, an SVG or a build-code tab goes, everything else stays as it is.
+display formula, an SVG, a build-code tab, a folded “这一节是怎么算的 / How this section is computed”
+block (``??? example``: the code that computed a section's numbers) and a caption's “绘图代码 / Figure
+code” link go, everything else stays as it is (a reader's own code block, an exercise's solution).
 
 >>> search_view('<h2 id="s">Scale by <span class="arithmatex">\\\\(\\\\sqrt{d_k}\\\\)</span></h2>')
 '<h2 id="s">Scale by √dₖ</h2>'
@@ -123,6 +125,8 @@ def search_view(html: str) -> str:
     soup = BeautifulSoup(html, "html.parser")
     for tab in _code_tabs(soup):
         tab.decompose()
+    for build_code in soup.select("details.example, a.figure-source"):
+        build_code.decompose()
     for element in soup.select(MATH):
         if element.decomposed or element.find_parent(lambda tag: tag is not element and tag.name in ("math", "mjx-container") or "arithmatex" in (tag.get("class") or [])):
             continue
