@@ -48,8 +48,8 @@ PRINTED_JS = r"""() => {
       .filter((selector) => [...document.querySelectorAll(selector)].some(shown)),
     // folded blocks (how a section is computed, an exercise's solution) that print: Material opens them all for print
     details: [...article.querySelectorAll("details")].filter(shown).map((d) => d.querySelector("summary").textContent.trim()),
-    // the canvas behind the page, margins included (dark in the dark scheme unless print.css says white)
-    paper: getComputedStyle(document.documentElement).backgroundColor,
+    // the colour scheme Chromium fills the sheet (margins included) for when backgrounds print
+    paperScheme: getComputedStyle(document.documentElement).colorScheme,
     ink,  // the article's text colour: dark on paper
   };
 }"""
@@ -72,6 +72,18 @@ def pdf_pages(pdf: bytes) -> int:
     return len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf))
 
 
+def first_page_corner(pdf: bytes) -> tuple[int, int, int]:
+    """The colour of the top-left pixel of a PDF's first page (in the margin), rendered by poppler."""
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "page.pdf"
+        path.write_bytes(pdf)
+        subprocess.run(["pdftoppm", "-r", "20", "-f", "1", "-l", "1", "-png", str(path), str(Path(folder) / "page")], check=True)
+        with Image.open(next(Path(folder).glob("page*.png"))) as image:
+            return image.convert("RGB").getpixel((2, 2))
+
+
 @pytest.mark.parametrize(("lang", "source", "scheme"), CASES, ids=[f"{lang}-{source[:-3]}-{scheme}" for lang, source, scheme in CASES])
 def test_print(browser, server: SiteServer, lang: str, source: str, scheme: str) -> None:
     with LocalOnly(browser, server, viewport=DESKTOP, color_scheme=scheme) as tab:
@@ -92,8 +104,11 @@ def test_print(browser, server: SiteServer, lang: str, source: str, scheme: str)
             assert printed["playgroundCells"] >= 16, f"{where}: the playground's matrices do not print ({printed['playgroundCells']} cells)"
         assert not printed["details"], f"{where}: folded blocks print: {printed['details']}"
         assert not printed["navigation"], f"{where}: navigation prints: {printed['navigation']}"
-        assert printed["paper"] == "rgb(255, 255, 255)", f"{where}: the page's margins print on {printed['paper']}"
+        assert printed["paperScheme"] == "light", f"{where}: the sheet is filled for color-scheme {printed['paperScheme']}"
         assert max(printed["ink"][:3]) < 100, f"{where}: the text prints in rgb{tuple(printed['ink'])}, not dark ink"
         pages = pdf_pages(page.pdf(format="A4"))
+        if shutil.which("pdftoppm"):  # with "background graphics" on, the margins are white paper too
+            corner = first_page_corner(page.pdf(format="A4", print_background=True))
+            assert min(corner) > 240, f"{where}: with backgrounds, the page's margin prints as rgb{corner}"
         assert pages <= MAX_PAGES.get(source, 4), f"{where} takes {pages} A4 pages"
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"

@@ -31,11 +31,12 @@ def test_language_switch_keeps_the_section_scrolled_to(browser, server: SiteServ
         page = tab.page
         tab.open(page_url("worked-example.md", start))
         assert urlsplit(page.url).fragment == "", f"the page opened at {page.url}"
-        # Scroll (no link, no click) until the section's heading has passed under the header: Material
-        # tracks the section whose heading is above the header's bottom edge. It writes the address
-        # once scrolling has paused for 250 ms, and it ignores the first pause after the page loads
-        # (the page's own initial position), so keep scrolling a little, as a reader does, until
-        # the address shows the section.
+        # Scroll (no link, no click) until the section's heading is just under the top of the window:
+        # Material tracks the last section whose heading has scrolled up to about the header's bottom
+        # edge. It writes the address once scrolling has settled for 250 ms, but ignores the first time
+        # it settles after the page loads (or after a jump to an anchor): a single scroll right after
+        # loading is that first time. So keep scrolling a little, as a reader does, until the address
+        # shows the section.
         page.wait_for_function(
             """(id) => {
               if (location.hash === `#${id}`) return true;

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 # numpy converts float32 -> float16 one element at a time, and takes about 100 ns for each result
-# that is subnormal in float16 (below 2⁻¹⁴ ≈ 6.1e-5): a quarter of the weights over 4,096 keys.
+# that is subnormal in float16 (below 2⁻¹⁴ ≈ 6.1e-5): about a fifth of the weights over 4,096 keys
+# for standard-normal inputs (1% over 1,024); the share grows with n and with how flat the rows are.
 _EXPONENT_BITS = np.uint32(0x7F800000)
 _TIMES_2_TO_13 = np.uint32(13 << 23)  # added to a float32's bits: the number times 2¹³
 _HALF_BITS = np.uint32(0x3F000000)  # the float32 bits of 0.5 = 2⁻²⁴ · 2²³
@@ -18,7 +19,7 @@ def weights_to_float16(weights: np.ndarray, out: np.ndarray) -> None:
     A weight w in [2ᴱ, 2ᴱ⁺¹) is added, in float32, to magic = 2ᴱ⁺¹³. The sum has steps of
     2ᴱ⁻¹⁰, exactly float16's steps for w: the addition rounds w to float16 (to nearest, ties
     to even), and the sum's bits are magic's bits plus the number of steps, 1024 + the 10-bit
-    mantissa. Below float16's smallest normal number 2⁻¹⁴, magic stays 0.5, whose steps of
+    mantissa. Below float16's smallest normal number 2⁻¹⁴, magic is raised to 0.5, whose steps of
     2⁻²⁴ are float16's subnormal steps, and the count is the float16's bits.
 
     What remains is float16's exponent field. The sum's bits shifted down by 13 are
@@ -51,7 +52,8 @@ _TWO_TO_112 = np.float32(2.0**112)  # 2^(127 - 15): from float16's exponent bias
 
 
 def float16_to_float32(array: np.ndarray) -> np.ndarray:
-    """A finite float16 array widened to float32, exactly; numpy's own cast goes element by element.
+    """A finite float16 array widened to float32, exactly; faster than numpy's cast on arrays that fit in
+    the CPU's cache, such as an attention call's inputs (about 2.5× for 98,304 numbers here).
 
     float16's 15 bits of exponent and mantissa, shifted up by 13, are the float32 with the
     same mantissa and an exponent 112 too small (float16 subnormals land on float32

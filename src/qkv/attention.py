@@ -12,10 +12,10 @@ from qkv._checks import as_matrices, broadcast_batch_shape, check_computed_finit
 from qkv._float16 import weights_to_float16
 from qkv._inputs import AttentionInputs, attention_inputs
 
-# Rows of scores handled at once: about 1 MiB of float32, so that the softmax passes over a block
+# Rows of scores handled at once: 2¹⁶ numbers (256 KiB of float32), so that the softmax passes over a block
 # of rows run in the CPU's cache instead of streaming the whole n×n matrix from memory each time.
 _BLOCK_ELEMENTS = 1 << 16
-# float16 is computed in float32 chunks of n_q/16 rows, but at least this many (BLAS is slow on thin matrices).
+# float16 is computed in float32 chunks of n_q/8 rows, but at least this many (BLAS is slow on thin matrices).
 _MIN_CHUNK_ROWS = 128
 
 
@@ -85,7 +85,8 @@ def scaled_dot_product_attention(
       heads h·g … h·g + g - 1, g = heads_q / heads_kv.
 
     Float inputs keep their dtype (float32 stays float32), ints and lists become float64;
-    float16 is computed in float32 and the results are rounded back to float16.
+    float16 is computed in float32 and the results are rounded to float16 at the end (the output
+    from the float32 weights, so it is not exactly the returned float16 weights @ v).
 
     The article's five steps, with Q, K, V from "I love":
 
@@ -118,7 +119,7 @@ def scaled_dot_product_attention(
     q_scaled = q * inputs.scale  # (..., n_q, d_k): scale the n×d queries, not the n×n scores
     k_t = np.swapaxes(k, -1, -2)  # (..., d_k, n_k)
     # float32/float64: the scores are computed straight into the weights array and turned into
-    # weights in place. float16: a float32 buffer of an eighth of the rows at a time.
+    # weights in place. float16: a float32 buffer of an eighth of the rows (at least 128) at a time.
     in_place = inputs.work_dtype == inputs.dtype
     chunk = max(1, n_q) if in_place else max(_MIN_CHUNK_ROWS, -(-n_q // 8))
     rows = max(1, _BLOCK_ELEMENTS // max(1, math.prod(weights_batch) * n_k))  # rows per cache-sized block
