@@ -35,7 +35,7 @@ import pytest
 
 from browser_support import SiteServer
 from conftest import LANGUAGES, ROOT, SITE_URL, build_site
-from site_pages import built_path, expected_formulas, is_pdf_edition, nav_sources, page_url
+from site_pages import expected_formulas, is_pdf_edition, nav_sources, page_url
 
 PAGES = nav_sources()
 
@@ -263,14 +263,14 @@ class Tab:
         """Call just before starting a navigation: what is still loading may be cancelled by it."""
         self.navigations += 1
 
-    def drain(self, seconds: float = 15) -> None:
+    def drain(self, seconds: float = 60) -> None:
         """Wait for the requests still under way (the search index, a font) so that none of them is
         cancelled by the next navigation and reported against the next page."""
         deadline = time.monotonic() + seconds
         while self.in_flight and time.monotonic() < deadline:
             self.page.wait_for_timeout(25)
 
-    def wait_for_search(self, seconds: float = 15) -> None:
+    def wait_for_search(self, seconds: float = 60) -> None:
         """Wait until Material's search has loaded its last file and nothing is in flight: a page is
         ready as soon as it is shown, and a click that leaves it must not cancel the search."""
         deadline = time.monotonic() + seconds
@@ -432,6 +432,7 @@ def click_language(tab: Tab, lang: str, load: bool = True) -> str:
     the target page gets its own full visit in the crawl anyway (this saves a page load per page).
     """
     page = tab.page
+    tab.drain()  # what the page still loads (a late favicon, a lunr file) is not cut off by the click
     page.hover("div.md-select")
     link = page.locator(f"a.md-select__link[hreflang='{lang}']")
     tab.stub_navigation = not load
