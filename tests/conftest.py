@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -49,3 +50,12 @@ def browser():
         chromium = launch(playwright)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def server(site: Path):
+    """The built site on an ephemeral port of 127.0.0.1, under the sub-path it is built for."""
+    from qkv_site.local_browser import SiteServer
+
+    with SiteServer(site, urlsplit(SITE_URL).path) as running:
+        yield running

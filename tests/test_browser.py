@@ -349,12 +349,6 @@ def report(request: pytest.FixtureRequest) -> Report:
 
 
 @pytest.fixture(scope="session")
-def server(site: Path):
-    with SiteServer(site, SUBPATH) as running:
-        yield running
-
-
-@pytest.fixture(scope="session")
 def screenshots(report: Report) -> Path:
     """$QKV_SCREENSHOTS (for a CI artifact) or a new folder in the system's temp dir. Not in pytest's
     basetemp: pytest keeps only its last three, so other pytest runs would soon delete them."""

@@ -4,22 +4,14 @@ sentence, in the page's language, different on every page (not the site's descri
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from browser_support import SiteServer
-from conftest import ROOT, SITE_URL
+from conftest import ROOT
 from site_pages import nav_sources, page_url
 
-SUBPATH = urlsplit(SITE_URL).path
-
-
-@pytest.fixture(scope="module")
-def server(site: Path):
-    with SiteServer(site, SUBPATH) as running:
-        yield running
 
 
 def site_descriptions() -> set[str]:

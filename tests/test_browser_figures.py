@@ -4,16 +4,12 @@ Escape with the focus back on the figure. Served from the site itself (no reques
 
 from __future__ import annotations
 
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from browser_support import LocalOnly, SiteServer
-from conftest import SITE_URL
 from site_pages import page_url
 
-SUBPATH = urlsplit(SITE_URL).path
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 812}
 CASES = [
@@ -36,12 +32,6 @@ ZOOMED_JS = """() => {
           natural: img.naturalWidth, background: getComputedStyle(dialog).backgroundColor,
           bodyBackground: getComputedStyle(document.body).backgroundColor};
 }"""
-
-
-@pytest.fixture(scope="module")
-def server(site: Path):
-    with SiteServer(site, SUBPATH) as running:
-        yield running
 
 
 @pytest.mark.parametrize(("lang", "scheme", "viewport", "how"), CASES, ids=[f"{lang}-{scheme}-{viewport['width']}px-{how}" for lang, scheme, viewport, how in CASES])

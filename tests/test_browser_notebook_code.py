@@ -3,16 +3,12 @@ keyboard can reach) instead of wrapping in the middle of a name or a number."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from browser_support import LocalOnly, SiteServer
-from conftest import SITE_URL
 from site_pages import page_url
 
-SUBPATH = urlsplit(SITE_URL).path
 PHONE = {"width": 375, "height": 812}
 
 # Each code cell: its source lines, the lines it takes on screen, whether it scrolls and can be focused.
@@ -29,12 +25,6 @@ CELLS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper .highlight-
     whiteSpace: style.whiteSpace,
   };
 })"""
-
-
-@pytest.fixture(scope="module")
-def server(site: Path):
-    with SiteServer(site, SUBPATH) as running:
-        yield running
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

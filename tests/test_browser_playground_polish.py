@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
-from test_playground import ROOT_SELECTOR, cell, displayed, expected, open_page, server, state_hash, url_of  # noqa: F401
+from test_playground import ROOT_SELECTOR, cell, displayed, expected, open_page, state_hash, url_of
 
 INTEGER = re.compile(r"-?\d+")
 DECIMAL = re.compile(r"-?\d+\.\d\d|<0\.01")

@@ -9,15 +9,12 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from browser_support import LocalOnly, SiteServer
-from conftest import SITE_URL
 from site_pages import page_url
 
-SUBPATH = urlsplit(SITE_URL).path
 DESKTOP = {"width": 1280, "height": 900}
 # At most this many A4 pages (4 for any other page printed here).
 MAX_PAGES = {"worked-example.md": 5}
@@ -53,12 +50,6 @@ PRINTED_JS = r"""() => {
     ink,  // the article's text colour: dark on paper
   };
 }"""
-
-
-@pytest.fixture(scope="module")
-def server(site: Path):
-    with SiteServer(site, SUBPATH) as running:
-        yield running
 
 
 def pdf_pages(pdf: bytes) -> int:

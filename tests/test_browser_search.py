@@ -45,12 +45,6 @@ COUNT_JS = r"""() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def server(site: Path):
-    with SiteServer(site, SUBPATH) as running:
-        yield running
-
-
 def index(site: Path, lang: str) -> dict:
     folder = site if lang == "zh" else site / lang
     return json.loads((folder / "search" / "search_index.json").read_text(encoding="utf-8"))

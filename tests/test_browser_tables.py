@@ -4,16 +4,12 @@ shows a scroll bar that can be seen and reached by keyboard."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from browser_support import LocalOnly, SiteServer
-from conftest import SITE_URL
 from site_pages import nav_sources, page_url
 
-SUBPATH = urlsplit(SITE_URL).path
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 812}
 # (page, a header of the table, the headers that must be in view), per language
@@ -34,12 +30,6 @@ TABLES_JS = r"""() => [...document.querySelectorAll("article table")].map((table
     focusable: wrap.tabIndex >= 0,
   };
 })"""
-
-
-@pytest.fixture(scope="module")
-def server(site: Path):
-    with SiteServer(site, SUBPATH) as running:
-        yield running
 
 
 def tables_of_every_page(browser, server: SiteServer, lang: str, viewport: dict) -> dict[str, list[dict]]:

@@ -4,24 +4,15 @@ scrolls, and docs/assets/javascripts/language-switch.js carries it over to the o
 
 from __future__ import annotations
 
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
 from browser_support import READY_JS, LocalOnly, SiteServer
-from conftest import SITE_URL
 from site_pages import page_url
 
-SUBPATH = urlsplit(SITE_URL).path
 DESKTOP = {"width": 1280, "height": 900}
 SECTION = "step-3"
-
-
-@pytest.fixture(scope="module")
-def server(site: Path):
-    with SiteServer(site, SUBPATH) as running:
-        yield running
 
 
 @pytest.mark.parametrize("start", ["zh", "en"])

@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
 from browser_support import SiteServer
-from conftest import SITE_URL
 from qkv import attention_scores, causal_mask, project, scaled_dot_product_attention, self_attention
 from qkv.analysis import scaling_factor
 from qkv.examples import it_animal_sentence, worked_example
@@ -35,12 +34,6 @@ MESSAGES = {  # the short message next to a matrix, per language and kind of mis
 
 
 # ---- fixtures ----
-
-
-@pytest.fixture(scope="module")
-def server(site: Path):
-    with SiteServer(site, urlsplit(SITE_URL).path) as running:
-        yield running
 
 
 @pytest.fixture
