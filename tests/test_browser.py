@@ -214,14 +214,18 @@ class Tab:
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
         self.current: Visit | None = None
-        self.in_flight: dict = {}  # request -> (the visit that made it, the navigation it belongs to)
+        self.in_flight: dict = {}  # request -> (the visit that made it, the navigation of the document that made it)
         self.navigations = 0  # how many navigations this tab has started (see navigating())
+        # The navigation whose document is on display: set when a navigation commits. A request made
+        # between navigating() and that commit (a late favicon, a search file) belongs to the old page.
+        self.shown_navigation = 0
         self.stub_navigation = False  # answer the next page load with an empty page (see click_language)
         self.page_start = 0  # where, in the current visit's requests, those of the shown document begin
         page = self.page
         page.on("console", lambda message: message.type == "error" and self._log("console", f"{message.text} [{message.location.get('url', '')}]"))
         page.on("pageerror", lambda error: self._log("page_errors", str(error)))
         page.on("request", self._on_request)
+        page.on("framenavigated", lambda frame: frame == page.main_frame and setattr(self, "shown_navigation", self.navigations))
         page.on("requestfinished", lambda request: self.in_flight.pop(request, None))
         page.on("requestfailed", self._on_failed)
         page.on("response", lambda response: response.status >= 400 and self._log("bad_status", f"{response.status} {response.url}"))
@@ -244,17 +248,18 @@ class Tab:
     def _on_request(self, request) -> None:
         if request.is_navigation_request() and self.current is not None:
             self.page_start = len(self.current.requests)  # where the requests of the new document begin
-        self.in_flight[request] = (self.current, self.navigations)
+        # A page load belongs to the navigation it starts; anything else to the document on display.
+        self.in_flight[request] = (self.current, self.navigations if request.is_navigation_request() else self.shown_navigation)
         self._log("requests", request.url)
 
     def _on_failed(self, request) -> None:
-        owner, navigation = self.in_flight.pop(request, (self.current, self.navigations))
+        owner, navigation = self.in_flight.pop(request, (self.current, self.shown_navigation))
         if urlsplit(request.url).netloc != self.server.host:
             return  # foreign requests are recorded as such
         if navigation < self.navigations and "ERR_ABORTED" in (request.failure or ""):
-            # Made before a navigation this tab started (a page load, a click on the language
-            # selector) and cancelled by it: the page it belonged to is gone; not a failure. (The
-            # search worker's lunr.multi.min.js, still loading on a busy machine, was one.)
+            # Made by a document this tab has since navigated away from (a page load, a click on
+            # the language selector) and cancelled by that: the page it belonged to is gone; not a
+            # failure. (The search worker's lunr files and Chromium's late favicon request were.)
             return
         if owner is not None:
             owner.failed.append(f"{request.url}: {request.failure}")
