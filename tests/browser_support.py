@@ -25,10 +25,12 @@ def browser_unavailable() -> str | None:
 
 
 # What a page needs before it is looked at: the fonts are in (formulas are typeset when the site is
-# built; the wait is for a condition, the time limit only keeps a broken page from hanging the run).
+# built). The wait is for a condition; reaching the time limit is a failure that says what it waited for.
 READY_JS = """async () => {
-  const limit = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  await Promise.race([document.fonts.ready, limit(10000)]);
+  const limit = (ms) => new Promise((resolve) => setTimeout(() => resolve("timeout"), ms));
+  if (await Promise.race([document.fonts.ready, limit(60000)]) === "timeout") {
+    throw new Error(`${location.href}: document.fonts.ready not settled after 60 s`);
+  }
 }"""
 
 

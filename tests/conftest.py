@@ -17,6 +17,25 @@ LANGUAGES = ("zh", "en")
 SITE_URL = "http://127.0.0.1:8000/qkv-site/"
 
 
+# The three layers of the suite (markers declared in pyproject.toml). A test is in the layer of the
+# heaviest thing it needs: Chromium (the ``browser`` fixture, or the PDFs made with it), else a built
+# site (the ``site`` fixture, or a build of its own, marked ``build`` by hand), else it is a unit test.
+# ``pytest -m "not browser"`` is the loop without Chromium, ``pytest -m unit`` the one without a build.
+BROWSER_FIXTURES = {"browser", "pdf_site"}
+BUILD_FIXTURES = {"site"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        needs = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("browser") or needs & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        elif item.get_closest_marker("build") or needs & BUILD_FIXTURES:
+            item.add_marker(pytest.mark.build)
+        else:
+            item.add_marker(pytest.mark.unit)
+
+
 def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess[str]:
     """Run ``mkdocs build --strict`` into ``site_dir``; return the finished process."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}

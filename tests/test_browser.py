@@ -69,15 +69,16 @@ def stem(source: str) -> str:
 
 # Wait for every image (including the hidden scheme variant) and the fonts.
 SETTLE_JS = """async () => {
-  const limit = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const limit = (ms, what) => new Promise((_, reject) => setTimeout(
+    () => reject(new Error(`${location.href}: ${what} not settled after ${ms / 1000} s`)), ms));
   const images = [...document.images];
   for (const img of images) if (img.loading === "lazy") img.loading = "eager";
   const settled = images.map((img) => img.complete ? null : new Promise((resolve) => {
     img.addEventListener("load", resolve, {once: true});
     img.addEventListener("error", resolve, {once: true});
   }));
-  await Promise.race([Promise.all(settled), limit(10000)]);
-  await Promise.race([document.fonts.ready, limit(10000)]);
+  await Promise.race([Promise.all(settled), limit(60000, "the images")]);
+  await Promise.race([document.fonts.ready, limit(60000, "document.fonts.ready")]);
   return images.length;
 }"""
 
@@ -274,16 +275,29 @@ class Tab:
         deadline = time.monotonic() + seconds
         while self.in_flight and time.monotonic() < deadline:
             self.page.wait_for_timeout(25)
+        if self.in_flight:
+            still = sorted(request.url for request in self.in_flight)
+            raise AssertionError(f"requests still loading after {seconds:.0f} s: {still}")
 
     def wait_for_search(self, seconds: float = 60) -> None:
         """Wait until Material's search has loaded its last file and nothing is in flight: a page is
-        ready as soon as it is shown, and a click that leaves it must not cancel the search."""
+        ready as soon as it is shown, and a click that leaves it must not cancel the search.
+
+        The search files are those of the document on display (after a language switch, the other
+        language's), read from its ``<html lang>``."""
         deadline = time.monotonic() + seconds
         visit = self.current
-        last = last_search_file(self.server.directory, visit.lang)
-        while time.monotonic() < deadline and (self.in_flight or not any(
-                url.endswith(last) for url in visit.requests[self.page_start:])):
+        lang = self.page.evaluate("() => document.documentElement.lang")
+        last = last_search_file(self.server.directory, lang)
+
+        def waiting() -> bool:
+            return bool(self.in_flight) or not any(url.endswith(last) for url in visit.requests[self.page_start:])
+
+        while waiting() and time.monotonic() < deadline:
             self.page.wait_for_timeout(25)
+        if waiting():
+            still = sorted(request.url for request in self.in_flight)
+            raise AssertionError(f"{self.page.url}: search not ready after {seconds:.0f} s (waiting for {last}; still loading: {still})")
 
     def visit(self, lang: str, source: str, hash_: str = "") -> Visit:
         self.drain()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 import numpy as np
 from pytest_codeblocks import extract_from_file
 
@@ -72,6 +74,7 @@ def test_no_result_matrix_is_typed_by_hand() -> None:
         assert not typed, f"{page.relative_to(ROOT)}: result values typed by hand: {typed}"
 
 
+@pytest.mark.build  # builds a small site of its own
 def test_a_failing_build_time_snippet_fails_the_build(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()

@@ -85,6 +85,7 @@ def tiny_site(folder: Path, page: str) -> Path:
     return config
 
 
+@pytest.mark.build  # builds a small site of its own
 def test_a_broken_formula_fails_the_strict_build_naming_the_page_and_the_tex(tmp_path: Path) -> None:
     config = tiny_site(tmp_path, "# Fine\n\nA good one $x^2$ and a broken one $\\frac{a}{b$.\n")
     result = build_site(tmp_path / "site", config)
@@ -93,6 +94,7 @@ def test_a_broken_formula_fails_the_strict_build_naming_the_page_and_the_tex(tmp
     assert "why.md" in output and r"\\frac{a}{b" in output and "Missing close brace" in output, output[-2000:]
 
 
+@pytest.mark.build  # builds a small site of its own
 def test_a_rebuild_that_changes_no_formula_typesets_none(tmp_path: Path) -> None:
     config = tiny_site(tmp_path, "# Why \\(\\sqrt{d_k}\\)\n\n$$\\text{softmax}(z_i) = \\frac{e^{z_i}}{\\sum_j e^{z_j}}$$\n")
     first = build_site(tmp_path / "site", config)
