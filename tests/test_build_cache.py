@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import builtins
-import importlib.util
 import shutil
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from qkv_site.build import compat
+from qkv_site.build.block_runs import BlockRunner
 from qkv_site.build_cache import BlockCache, inputs_digest
 from qkv_site.figures import stamp
 
@@ -49,57 +49,58 @@ def test_a_change_to_a_hook_changes_the_digest(tmp_path):
     hooks = tmp_path / "hooks"
     shutil.copytree(ROOT / "hooks", hooks, ignore=shutil.ignore_patterns("__pycache__"))
     before = inputs_digest(hooks=hooks)
-    notebooks = hooks / "notebooks.py"  # e.g. how a notebook's printed output is merged
+    notebooks = hooks / "figures.py"  # e.g. how a caption links to its figure's code
     notebooks.write_text(notebooks.read_text(encoding="utf-8") + "\n# one more line\n", encoding="utf-8")
     assert inputs_digest(hooks=hooks) != before  # executed notebooks and block outputs are not reused
 
 
+class KeyedRunner(BlockRunner):
+    digest = "first"  # what inputs_digest would be: a test changes it as an edit to src/qkv would
+
+
 @pytest.fixture
-def hook(tmp_path, monkeypatch) -> ModuleType:
-    """hooks/build_cache.py with its block cache in tmp_path, keyed by a digest the test sets."""
-    spec = importlib.util.spec_from_file_location("build_cache_hook", ROOT / "hooks" / "build_cache.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.digest = "first"
-    monkeypatch.setattr(module, "block_cache", lambda folder: module.caches.setdefault(module.digest, BlockCache(folder, module.digest)))
-    module.caches = {}
-    module._page["folder"] = tmp_path / "blocks"
+def runner(tmp_path, monkeypatch) -> KeyedRunner:
+    """The plugin's block runner with its cache in tmp_path, keyed by a digest the test sets
+    (``runner.digest``), running blocks with markdown-exec's own function."""
+    caches: dict[str, BlockCache] = {}
+    blocks = KeyedRunner(compat.MARKDOWN_EXEC_RUN.resolve(), tmp_path / "blocks",
+                         cache=lambda folder: caches.setdefault(blocks.digest, BlockCache(folder, blocks.digest)))
     monkeypatch.setattr(builtins, "qkv_runs", [], raising=False)
-    return module
+    return blocks
 
 
-def _render_page(hook: ModuleType, blocks: list[str]) -> list[str]:
+def _render_page(runner: BlockRunner, blocks: list[str]) -> list[str]:
     """What a page's blocks print, in order, as markdown-exec would run them (one session)."""
-    page = type("Page", (), {"file": type("File", (), {"src_uri": "zh/page.md"})()})()
-    hook.on_page_markdown("", page)
-    return [hook._cached_run(code, session="s") for code in blocks]
+    runner.start_page("zh/page.md")
+    compat.MARKDOWN_EXEC_SESSIONS.resolve().clear()
+    return [runner(code, session="s") for code in blocks]
 
 
 COUNTED = "import builtins; builtins.qkv_runs.append({n})\n"
 
 
-def test_blocks_run_once_then_come_from_the_cache_until_their_inputs_change(hook):
+def test_blocks_run_once_then_come_from_the_cache_until_their_inputs_change(runner):
     page = [COUNTED.format(n=1) + "x = 41", COUNTED.format(n=2) + "print(x + 1)"]
-    assert _render_page(hook, page) == ["", "42\n"]
+    assert _render_page(runner, page) == ["", "42\n"]
     assert builtins.qkv_runs == [1, 2]
 
-    assert _render_page(hook, page) == ["", "42\n"]  # nothing ran
+    assert _render_page(runner, page) == ["", "42\n"]  # nothing ran
     assert builtins.qkv_runs == [1, 2]
 
     # An edited block runs, after the earlier block of its session (cached) is run again for its x.
     edited = [page[0], COUNTED.format(n=3) + "print(x + 2)"]
-    assert _render_page(hook, edited) == ["", "43\n"]
+    assert _render_page(runner, edited) == ["", "43\n"]
     assert builtins.qkv_runs == [1, 2, 1, 3]
 
-    hook.digest = "qkv changed"  # as inputs_digest after an edit to src/qkv
-    assert _render_page(hook, page) == ["", "42\n"]
+    runner.digest = "qkv changed"  # as inputs_digest after an edit to src/qkv
+    assert _render_page(runner, page) == ["", "42\n"]
     assert builtins.qkv_runs == [1, 2, 1, 3, 1, 2]
 
 
-def test_a_failing_block_is_not_cached(hook):
+def test_a_failing_block_is_not_cached(runner):
     from markdown_exec._internal.formatters.base import ExecutionError
 
     for _ in range(2):
         with pytest.raises(ExecutionError):
-            _render_page(hook, [COUNTED.format(n=9) + "1 / 0"])
+            _render_page(runner, [COUNTED.format(n=9) + "1 / 0"])
     assert builtins.qkv_runs == [9, 9]

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from conftest import DOCS, ROOT
+from qkv_site.build.translation_notice import NOTICE_CLASS, with_notice
 from qkv_site.translations import page_status, record, section_hashes, split_front_matter
 
 CHECK = [sys.executable, "-m", "qkv_site.translations"]
@@ -100,29 +99,17 @@ def test_headings_in_code_blocks_and_duplicate_ids() -> None:
         section_hashes("# T { #t }\n## T again { #t }\n")
 
 
-def load_hook():
-    spec = importlib.util.spec_from_file_location("translations_hook", ROOT / "hooks" / "translations.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_an_outdated_english_page_shows_a_notice_linking_to_the_chinese_original(tmp_path: Path) -> None:
-    hook = load_hook()
     docs = copy_of_the_pages(tmp_path)
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="en/worked-example.md"), url="en/worked-example/")
-    config = {"docs_dir": str(docs)}
-    assert hook.on_page_markdown("Body.", page=page, config=config) == "Body."
+    assert with_notice("Body.", "en/worked-example.md", "en/worked-example/", docs) == "Body."
     edit_a_paragraph(docs / "zh" / "worked-example.md", "step-4")
-    shown = hook.on_page_markdown("Body.", page=page, config=config)
-    assert hook.NOTICE_CLASS in shown and shown.endswith("Body.")
+    shown = with_notice("Body.", "en/worked-example.md", "en/worked-example/", docs)
+    assert NOTICE_CLASS in shown and shown.endswith("Body.")
     links = re.findall(r'href="([^"]+)"', shown)
     assert links == ["../../worked-example/#step-4", "../../worked-example/"], links
-    chinese = SimpleNamespace(file=SimpleNamespace(src_uri="zh/worked-example.md"), url="worked-example/")
-    assert hook.on_page_markdown("正文。", page=chinese, config=config) == "正文。"
+    assert with_notice("正文。", "zh/worked-example.md", "worked-example/", docs) == "正文。"
 
 
 def test_no_page_of_the_built_site_shows_the_notice(site: Path) -> None:
-    hook = load_hook()
-    shown = [str(path.relative_to(site)) for path in site.rglob("*.html") if hook.NOTICE_CLASS in path.read_text(encoding="utf-8")]
+    shown = [str(path.relative_to(site)) for path in site.rglob("*.html") if NOTICE_CLASS in path.read_text(encoding="utf-8")]
     assert not shown, f"pages built with an outdated translation: {shown}"

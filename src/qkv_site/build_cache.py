@@ -26,7 +26,7 @@ SRC = Path(__file__).resolve().parents[1]  # src/: the qkv and qkv_site packages
 ROOT = SRC.parent
 PACKAGES = ("qkv", "qkv_site")
 RESULTS = Path("benchmarks") / "results"  # committed measurements that pages and figures read
-HOOKS = Path("hooks")  # how blocks and notebooks are run (e.g. hooks/notebooks.py merges printed output)
+HOOKS = Path("hooks")  # the build hooks (how formulas, figures and the search index are made)
 LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter", "beautifulsoup4")  # their versions can change what a page shows
 
 

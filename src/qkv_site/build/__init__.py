@@ -1,0 +1,1 @@
+"""What the site build runs: the MkDocs plugin (`plugin.SitePlugin`) and the pieces it calls."""

@@ -1,0 +1,83 @@
+"""Every reach of the build into another package's internals, in one place.
+
+Each entry names the package, the pinned version it was written for (pyproject.toml pins them all)
+and what it uses. `check` runs when the plugin starts: after a dependency bump, the build stops at
+once with a message naming the internal that moved, instead of failing deep inside a page.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from importlib.metadata import version
+from typing import Any
+
+from mkdocs.exceptions import PluginError
+
+
+@dataclass(frozen=True)
+class Internal:
+    """One private attribute of another package that the build reads or replaces."""
+
+    package: str  # the distribution, as pip names it
+    written_for: str  # its version when the code that uses the internal was written
+    module: str
+    attribute: str
+    why: str
+
+    def resolve(self) -> Any:
+        return getattr(import_module(self.module), self.attribute)
+
+
+MARKDOWN_EXEC_RUN = Internal(
+    "markdown-exec", "1.12.6", "markdown_exec._internal.formatters.python", "_run_python",
+    "the function that runs a `python exec` block: wrapped to reuse outputs from the build cache",
+)
+MARKDOWN_EXEC_SESSIONS = Internal(
+    "markdown-exec", "1.12.6", "markdown_exec._internal.formatters.python", "_sessions_globals",
+    "the variables of every session: emptied for each page, so no page sees another page's",
+)
+NBCLIENT_COALESCE = Internal(
+    "nbclient", "0.11.0", "nbclient", "NotebookClient",
+    "its `coalesce_streams` trait default: one output stream per cell, so two builds write the same page",
+)
+
+INTERNALS = (MARKDOWN_EXEC_RUN, MARKDOWN_EXEC_SESSIONS, NBCLIENT_COALESCE)
+
+# traitlets 5.16.1: each class keeps the initial values of its traits, copied when the class was made.
+TRAITLETS_INITIAL_VALUES = "_static_immutable_initial_values"
+
+# Private attributes of a plugin instance (mkdocs-jupyter), checked on the instance when the build starts.
+JUPYTER_USED_CACHE_PATHS = "_used_cache_paths"  # mkdocs-jupyter 0.26.3: the cache entries a build used
+JUPYTER_PUBLIC = ("should_include", "on_files")  # called directly, outside MkDocs' event order
+
+
+def check(internals: tuple[Internal, ...] = INTERNALS) -> None:
+    """Raise `PluginError` naming every internal that is gone from the installed packages."""
+    missing = []
+    for internal in internals:
+        try:
+            internal.resolve()
+        except (ImportError, AttributeError):
+            missing.append(
+                f"{internal.module}.{internal.attribute} ({internal.why}), written for {internal.package} "
+                f"{internal.written_for}, installed {version(internal.package)}"
+            )
+    client = import_module("nbclient").NotebookClient
+    if not hasattr(client, "coalesce_streams"):
+        missing.append(f"nbclient.NotebookClient.coalesce_streams, written for nbclient 0.11.0, installed {version('nbclient')}")
+    if not isinstance(client.__dict__.get(TRAITLETS_INITIAL_VALUES), dict):
+        missing.append(f"traitlets' {TRAITLETS_INITIAL_VALUES} on NotebookClient, written for traitlets 5.16.1, "
+                       f"installed {version('traitlets')}")
+    if missing:
+        raise PluginError("the site build relies on internals that changed:\n  " + "\n  ".join(missing)
+                          + "\nupdate src/qkv_site/build/compat.py and the code that uses them")
+
+
+def check_jupyter(plugin: object) -> None:
+    """The same check for what the build uses of the mkdocs-jupyter plugin instance (call it after
+    mkdocs-jupyter's own ``on_pre_build``, which creates its record of used cache entries)."""
+    absent = [name for name in (JUPYTER_USED_CACHE_PATHS, *JUPYTER_PUBLIC) if not hasattr(plugin, name)]
+    if absent or "cache_dir" not in getattr(plugin, "config", {}):
+        raise PluginError(f"mkdocs-jupyter {version('mkdocs-jupyter')} has no {absent or ['cache_dir option']} "
+                          "(written for 0.26.3): update src/qkv_site/build/compat.py and the code that uses them")

@@ -1,0 +1,57 @@
+"""The build glue is one MkDocs plugin; what it uses of other packages' internals is checked at start-up."""
+
+from __future__ import annotations
+
+from importlib.metadata import entry_points
+
+import pytest
+import yaml
+from mkdocs.exceptions import PluginError
+
+from conftest import ROOT
+from qkv_site.build import compat
+from qkv_site.build.plugin import SitePlugin
+
+
+def test_the_plugin_is_registered_and_listed_after_the_plugins_it_works_with() -> None:
+    (entry,) = [entry for entry in entry_points(group="mkdocs.plugins") if entry.name == "qkv-site"]
+    assert entry.load() is SitePlugin
+    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.BaseLoader)
+    names = [next(iter(item)) if isinstance(item, dict) else item for item in config["plugins"]]
+    assert names[-1] == "qkv-site" and {"markdown-exec", "mkdocs-jupyter", "i18n"} <= set(names)
+
+
+def test_mkdocs_serve_keeps_one_instance_across_rebuilds() -> None:
+    # MkDocs keeps a plugin instance across `mkdocs serve` rebuilds when its class defines on_startup.
+    assert "on_startup" in vars(SitePlugin)
+
+
+def test_the_internals_the_build_uses_are_there() -> None:
+    compat.check()
+
+
+def test_a_moved_internal_stops_the_build_naming_it() -> None:
+    gone = compat.Internal("markdown-exec", "1.12.6", "markdown_exec._internal.formatters.python", "_no_such_runner", "a test")
+    with pytest.raises(PluginError, match=r"_no_such_runner \(a test\), written for markdown-exec 1\.12\.6, installed \d"):
+        compat.check((gone,))
+
+
+def test_a_changed_mkdocs_jupyter_stops_the_build_naming_what_is_missing() -> None:
+    class Jupyter:
+        config = {"cache_dir": "x"}
+
+        def should_include(self, file: object) -> bool:
+            return True
+
+    with pytest.raises(PluginError, match=r"_used_cache_paths.*on_files.*written for 0\.26\.3"):
+        compat.check_jupyter(Jupyter())
+
+
+def test_notebook_cells_print_one_stream_even_when_nbconvert_was_imported_first() -> None:
+    import mkdocs_jupyter.plugin  # noqa: F401  (imports nbconvert, which makes ExecutePreprocessor)
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    from qkv_site.build.notebooks import merge_printed_output
+
+    merge_printed_output()
+    assert ExecutePreprocessor().coalesce_streams is True
