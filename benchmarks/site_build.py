@@ -60,7 +60,7 @@ TARGETS = {
 }
 PAGE = "worked-example/index.html"  # the Chinese page at the site root; the English one is under en/
 NOTEBOOKS = [ROOT / "docs" / "zh" / "notebook.ipynb", ROOT / "docs" / "en" / "notebook.ipynb"]
-BUILD_CACHE = ROOT / ".cache"  # what builds keep for the next one (hooks/build_cache.py, mkdocs-jupyter)
+BUILD_CACHE = ROOT / ".cache"  # what builds keep for the next one (qkv_site.build, mkdocs-jupyter)
 EDITED_PAGE, EDITED_URL = ROOT / "docs" / "zh" / "summary.md", "summary/"
 COMPRESSED = {".woff", ".woff2", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico"}
 CHROMIUM = Path("/usr/bin/chromium")
