@@ -31,8 +31,10 @@ EXERCISE = re.compile(r"^### .*\{ #(exercise-\d+) \}\s*$", re.MULTILINE)
 FENCED = re.compile(r"^\s*```.*?^\s*```", re.MULTILINE | re.DOTALL)
 FORMULA = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
 # What a typed result would look like in a solution's prose: a decimal, a percentage, a size or a
-# number of two digits or more. Single digits (step 2, row 1) are references, not results.
-TYPED_RESULT = re.compile(r"\d+\.\d+|\d+\s*%|\d\s*[KMGT]i?B\b|\d{2,}")
+# number of two digits or more. Single digits (step 2, row 1) are references, not results, and so
+# are the digits of a name (FP16, W_Q2). A named value (``{{ crossover }}``) is computed, not typed.
+TYPED_RESULT = re.compile(r"(?<![A-Za-z_\d])(?:\d+\.\d+|\d+\s*%|\d\s*[KMGT]i?B\b|\d{2,})")
+NAMED_VALUE = re.compile(r"\{\{.*?\}\}")
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def test_every_exercise_has_a_question_and_a_worked_solution(exercises: dict, la
         assert re.search(r"^```python", exercise.solution, flags=re.MULTILINE), f"{where}: the solution computes nothing"
         prose = FENCED.sub("", exercise.solution)
         assert len(prose.strip()) > 40, f"{where}: the solution does not explain its answer"
-        typed = TYPED_RESULT.findall(FORMULA.sub("", prose))
+        typed = TYPED_RESULT.findall(FORMULA.sub("", NAMED_VALUE.sub("", prose)))
         assert not typed, f"{where}: the solution's prose types results by hand {typed}; print them from its code"
 
 
@@ -125,3 +127,4 @@ def test_the_parser_notices_a_missing_solution(tmp_path: Path) -> None:
 def test_the_typed_result_check_catches_a_typed_number() -> None:
     assert TYPED_RESULT.findall("“I” keeps 64% for itself, 0.64 of it, 2 GiB") == ["64%", "0.64", "2 GiB"]
     assert not TYPED_RESULT.findall(FORMULA.sub("", "steps 2 and 5, $\\sqrt{3}$ and $e^{-c}$"))
+    assert not TYPED_RESULT.findall(NAMED_VALUE.sub("", "in FP16 it takes {{ long_fp16 }}"))

@@ -12,7 +12,7 @@ same instance across rebuilds (MkDocs ≥ 1.4). Every reach into another package
 | on_config | 0 | cache folders for markdown-exec blocks and mkdocs-jupyter; markdown-exec runs blocks through `BlockRunner` |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n's on_files (-100) rebuilt the file list: notebooks become pages again |
-| on_page_markdown | 0 | a new page: its sessions start empty; an English page behind its Chinese source gets a notice |
+| on_page_markdown | 0 | a new page: sessions start empty, named values filled in, notice on an outdated translation |
 | on_page_content | 0 | glossary tooltips, before the formula hook (-100) marks formulas in the same HTML |
 | on_page_context | 0 | a page without a description fails the strict build |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
@@ -34,7 +34,7 @@ from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from qkv_site.build import compat
+from qkv_site.build import compat, page_values
 from qkv_site.build.block_runs import BlockRunner
 from qkv_site.build.descriptions import description
 from qkv_site.build.notebooks import NotebookPages, cache_folder, merge_printed_output
@@ -69,24 +69,29 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
             run = run.run if isinstance(run, BlockRunner) else run  # another instance's, in the same process
             self.runner = BlockRunner(run, cache / "markdown-exec")
         setattr(module, compat.MARKDOWN_EXEC_RUN.attribute, self.runner)
-        config.plugins["mkdocs-jupyter"].config["cache_dir"] = str(cache_folder(cache / "mkdocs-jupyter"))
+        jupyter = config.plugins.get("mkdocs-jupyter")  # a site without notebooks (a test's) has none
+        if jupyter is not None:
+            jupyter.config["cache_dir"] = str(cache_folder(cache / "mkdocs-jupyter"))
         self.built = False
         return config
 
     @event_priority(-50)
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        jupyter = config.plugins["mkdocs-jupyter"]
-        compat.check_jupyter(jupyter)
-        self.notebooks.keep_both_languages(jupyter)
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        if jupyter is not None:
+            compat.check_jupyter(jupyter)
+            self.notebooks.keep_both_languages(jupyter)
 
     @event_priority(-110)
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        return self.notebooks.render(files, config, config.plugins["mkdocs-jupyter"])
+        jupyter = config.plugins.get("mkdocs-jupyter")
+        return files if jupyter is None else self.notebooks.render(files, config, jupyter)
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.runner is not None
         self.runner.start_page(page.file.src_uri)
         compat.MARKDOWN_EXEC_SESSIONS.resolve().clear()  # no page sees another page's variables
+        markdown = page_values.render(markdown, page.meta, page.file.src_uri)
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:

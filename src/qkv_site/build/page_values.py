@@ -1,0 +1,48 @@
+"""Named values in a page's prose: a page says ``values: complexity`` in its front matter, and its
+Markdown uses what `qkv_site.pages.complexity.values()` computed — ``{{ crossover }}`` in a sentence,
+``{% for row in memory %}…{% endfor %}`` for the rows of a table whose header and words stay in the page.
+
+The page is a Jinja template (Jinja2 comes with MkDocs), rendered before Markdown sees it, with
+strict undefined values: a misspelt name, a missing value or a failing computation stops the build
+naming the page. Only pages that ask for values are rendered, so TeX elsewhere is never read as Jinja.
+Each language's page supplies its own words; the values are the same numbers for both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from importlib import import_module
+from typing import Any
+
+import jinja2
+from mkdocs.exceptions import PluginError
+
+PAGES_PACKAGE = "qkv_site.pages"
+FRONT_MATTER_KEY = "values"
+
+_environment = jinja2.Environment(
+    undefined=jinja2.StrictUndefined,
+    autoescape=False,  # the output is Markdown, not HTML
+    keep_trailing_newline=True,
+    trim_blocks=True,  # a {% for %} or {% endfor %} line leaves no empty line in a table
+    lstrip_blocks=True,
+)
+
+
+def page_values(name: str) -> Mapping[str, Any]:
+    """What `qkv_site.pages.<name>.values()` computed (the module keeps its own cache)."""
+    values: Callable[[], Mapping[str, Any]] = import_module(f"{PAGES_PACKAGE}.{name}").values
+    return values()
+
+
+def render(markdown: str, meta: Mapping[str, Any], src_uri: str) -> str:
+    """``markdown`` with its named values filled in, or unchanged when its front matter asks for none."""
+    name = meta.get(FRONT_MATTER_KEY)
+    if name is None:
+        return markdown
+    try:
+        return _environment.from_string(markdown).render(page_values(str(name)))
+    except jinja2.TemplateSyntaxError as error:
+        raise PluginError(f"{src_uri}, line {error.lineno}: {error.message}") from error
+    except Exception as error:
+        raise PluginError(f"{src_uri}: its values ({PAGES_PACKAGE}.{name}) failed: {type(error).__name__}: {error}") from error

@@ -1,0 +1,6 @@
+"""What the pages call: for each page that says ``values: <name>`` in its front matter, the module
+`qkv_site.pages.<name>` computes, with `qkv`, the numbers its prose and tables show (`values()`).
+
+The values are the same for both languages; each language's page supplies its own words around them
+(see `qkv_site.build.page_values`). The programs a page shows its reader are in ``docs_src/<page>/``.
+"""

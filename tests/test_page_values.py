@@ -1,0 +1,79 @@
+"""Named values in a page's prose (qkv_site.build.page_values): filled in from qkv_site.pages.<name>,
+and a misspelt name, a failing computation or a broken template stops the build naming the page."""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+from conftest import DOCS, LANGUAGES, build_site
+from qkv_site.build.page_values import render
+
+
+@pytest.fixture
+def values_module(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    module = types.ModuleType("qkv_site.pages.example")
+    module.values = lambda: {"n": "4,096", "rows": [{"n": "1", "share": "50%"}, {"n": "2", "share": "25%"}]}  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "qkv_site.pages.example", module)
+    return module
+
+
+def test_values_and_rows_are_filled_in(values_module: types.ModuleType) -> None:
+    page = textwrap.dedent("""\
+        At $n = {{ n }}$:
+
+        | n | share |
+        | -: | -: |
+        {% for row in rows %}
+        | {{ row.n }} | {{ row.share }} |
+        {% endfor %}
+        """)
+    assert render(page, {"values": "example"}, "zh/a.md") == "At $n = 4,096$:\n\n| n | share |\n| -: | -: |\n| 1 | 50% |\n| 2 | 25% |\n"
+
+
+def test_a_page_that_asks_for_no_values_is_left_alone() -> None:
+    tex = "$e^{{x}}$ and {% not jinja %} {{ neither }}"
+    assert render(tex, {}, "zh/a.md") == tex
+
+
+def test_a_misspelt_name_stops_the_build_naming_the_page(values_module: types.ModuleType) -> None:
+    with pytest.raises(PluginError, match=r"zh/a\.md: .*'nn' is undefined"):
+        render("n = {{ nn }}", {"values": "example"}, "zh/a.md")
+
+
+def test_a_failing_computation_stops_the_build_naming_the_page(values_module: types.ModuleType) -> None:
+    values_module.values = lambda: 1 / 0  # type: ignore[attr-defined]
+    with pytest.raises(PluginError, match=r"en/a\.md: its values \(qkv_site\.pages\.example\) failed: ZeroDivisionError"):
+        render("{{ n }}", {"values": "example"}, "en/a.md")
+
+
+def test_a_broken_template_names_the_page_and_line(values_module: types.ModuleType) -> None:
+    with pytest.raises(PluginError, match=r"zh/a\.md, line 2: "):
+        render("fine\n{% for row in rows %}never closed\n", {"values": "example"}, "zh/a.md")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_page_source_prints_output_from_inside_a_python_string(lang: str) -> None:
+    # A page that asks for values keeps its words in Markdown: no print(f"…") with prose in it.
+    for page in sorted((DOCS / lang).glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        if text.startswith("---\nvalues:"):
+            assert 'exec="on"' not in text or "--8<--" in text, page.name
+            assert "print(" not in text, f"{page.name}: a page with named values prints no prose from Python"
+
+
+@pytest.mark.build
+def test_a_strict_build_fails_on_a_misspelt_value(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("---\nvalues: complexity\n---\n\n# Cost\n\nFrom {{ crossover }} on, {{ no_such_value }}.\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: values\nstrict: true\nplugins:\n  - qkv-site\n", encoding="utf-8")
+    result = build_site(tmp_path / "site", config)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "index.md" in output and "no_such_value" in output, output[-3000:]
