@@ -1,0 +1,95 @@
+"""The numbers of the page “权重矩阵是对称的吗？ / Is the attention matrix symmetric?”.
+
+Each comparison the page's prose makes (“I” gives “cats” more than “cats” gives “I”, …) is checked
+here against the numbers it compares: when they stop supporting it, the build stops naming it.
+
+>>> values()["measured"]["frobenius"]
+'1.37'
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from qkv import causal_mask, self_attention
+from qkv.analysis import asymmetry
+from qkv.examples import cat_sat_on_mat, query_equals_key_example, worked_example
+from qkv_site.formatting import bmatrix, number, percent, vector
+
+
+class StaleSentence(AssertionError):
+    """A sentence of the page that its numbers no longer support."""
+
+
+def _require(holds: bool, sentence: str) -> None:
+    if not holds:
+        raise StaleSentence(f"asymmetry.md: the numbers no longer support: {sentence}")
+
+
+def _softmax_note() -> dict[str, str]:
+    three = query_equals_key_example()
+    w = three.weights
+    i, cats = three.tokens.index("I"), three.tokens.index("cats")
+    _require(asymmetry(three.scores) == 0 and w[i, cats] > w[cats, i], "symmetric scores; I gives cats more than cats gives I")
+    return {"scores": bmatrix(three.scores), "weights": bmatrix(w),
+            "i_to_cats": percent(w[i, cats]), "cats_to_i": percent(w[cats, i])}
+
+
+def _coincidence() -> dict[str, str]:
+    example = worked_example()
+    s, w = example.scores, example.weights
+    _require(s[0, 0] - s[0, 1] == s[1, 1] - s[1, 0] > 0 and asymmetry(w) == 0,
+             "each token scores itself higher than the other by the same amount, so both rows split alike")
+    return {"gap": number(s[0, 0] - s[0, 1]), "s00": number(s[0, 0]), "s01": number(s[0, 1]), "s11": number(s[1, 1]),
+            "s10": number(s[1, 0]), "own": percent(w[0, 0]), "other": percent(w[0, 1])}
+
+
+def _measured() -> dict[str, str]:
+    cat = cat_sat_on_mat()
+    w = cat.weights
+    cat_i, sit_i = cat.tokens.index("猫"), cat.tokens.index("坐在")
+    _require(w[sit_i, cat_i] > w[cat_i, sit_i], "坐在 attends to 猫 more than 猫 attends to 坐在")
+    return {"weights": bmatrix(w), "transposed": bmatrix(w.T), "sit_to_cat": percent(w[sit_i, cat_i]),
+            "cat_to_sit": percent(w[cat_i, sit_i]), "frobenius": number(asymmetry(w))}
+
+
+def _exercise_1() -> dict[str, str]:
+    x = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])  # (3 tokens, d_model = 2)
+    identity = np.eye(2)
+    _, weights = self_attention(x, identity, identity, identity)  # (3, 3)
+    scores = x @ x.T / np.sqrt(2)
+    row_sums = np.exp(scores).sum(axis=1)  # Z_i
+    _require(asymmetry(scores) == 0 and asymmetry(weights) > 0 and row_sums[2] > row_sums[0],
+             "symmetric scores, asymmetric weights, and the third row has the largest sum")
+    return {"scores": bmatrix(scores), "weights": bmatrix(weights), "scores_asymmetry": number(asymmetry(scores)),
+            "weights_asymmetry": number(asymmetry(weights)), "row_sums": vector(row_sums),
+            "rescaled_asymmetry": number(asymmetry(row_sums[:, None] * weights))}
+
+
+def _exercise_2() -> list[dict[str, str]]:
+    identity = np.eye(4)
+    rows = []
+    for x in (worked_example().x, np.array([[1.0, 0, 1, 0], [0, 1, 1, 1]])):
+        _, weights = self_attention(x, identity, identity, identity)  # (2, 2)
+        rows.append({"x": bmatrix(x), "weights": bmatrix(weights), "asymmetry": number(asymmetry(weights)),
+                     "symmetric": bool(asymmetry(weights) == 0), "i_to_love_larger": bool(weights[0, 1] > weights[1, 0])})
+    before, after = rows
+    _require(before["symmetric"] and not after["symmetric"] and after["i_to_love_larger"],
+             "the preset's weights are symmetric; after the edit I gives love more than love gives I")
+    return rows
+
+
+def _exercise_3() -> dict[str, str]:
+    cat = cat_sat_on_mat()
+    _, masked = self_attention(cat.x, cat.w_q, cat.w_k, cat.w_v, mask=causal_mask(len(cat.tokens)))  # (4, 4)
+    _require(bool(np.all(np.triu(masked, 1) == 0)) and asymmetry(masked) > 0, "lower triangular and not symmetric")
+    return {"weights": bmatrix(masked), "asymmetry": number(asymmetry(masked))}
+
+
+@cache
+def values() -> dict[str, Any]:
+    return {"softmax_note": _softmax_note(), "coincidence": _coincidence(), "measured": _measured(),
+            "exercise_1": _exercise_1(), "exercise_2": _exercise_2(), "exercise_3": _exercise_3()}
