@@ -66,9 +66,10 @@ def memory_paragraph(memory: dict[str, Any], lang: str) -> str:
     shrinking = all(b <= a for a, b in zip(per_matrix, per_matrix[1:]))
     spread = _range(per_matrix, _times)
 
+    one_matrix = max(per_matrix) < 2 and min(per_matrix) >= 1 and shrinking
     ordinary = choose(
         PAGE,
-        (max(per_matrix) < 2 and min(per_matrix) >= 1 and shrinking,
+        (one_matrix,
          f"普通注意力的峰值不到两个 $n \\times n$ 矩阵：表里是一个矩阵的 {spread} 倍，$n$ 越大越接近 1 倍。"
          "qkv 把分数直接写进要返回的权重矩阵，再在原地把它们变成权重（Softmax 按能放进缓存的几行一块地算），"
          "所以整个计算只有这一个 $n \\times n$ 数组；",
@@ -77,19 +78,21 @@ def memory_paragraph(memory: dict[str, Any], lang: str) -> str:
          "them into weights in place (the softmax runs a few cache-sized rows at a time), so this is the only "
          "$n \\times n$ array of the whole computation;"),
         (max(per_matrix) >= 2,
-         f"普通注意力的峰值是 {spread} 个 $n \\times n$ 矩阵：计算中同时存在不止一个 $n \\times n$ 数组；",
-         f"Ordinary attention's peak is {spread} $n \\times n$ matrices: more than one $n \\times n$ array exists at once;"),
+         f"普通注意力的峰值是 {spread} 个 $n \\times n$ 矩阵：计算中同时存在不止一个 $n \\times n$ 数组。",
+         f"Ordinary attention's peak is {spread} $n \\times n$ matrices: more than one $n \\times n$ array exists at once."),
         why=f"peak / one n×n matrix = {[round(x, 3) for x in per_matrix]}",
     )
-    linear = claim(
-        max(rest) / min(rest) < 1.5,
-        page=PAGE,
-        zh=f"多出来的部分随 $n$ 线性增长，每个 $n$ 上约是 {_range(rest, lambda x: f'{x:.1f}')} 个 $n \\times d$ 数组的大小"
-        "（输出、缩放后的 Query 和几个小的临时数组），所以 $n$ 越小，它占的比例越大。",
-        en=f"the rest grows linearly with $n$, about {_range(rest, lambda x: f'{x:.1f}')} arrays of $n \\times d$ at every $n$ "
-        "(the output, the scaled queries and a few small temporaries), which is why it weighs more the smaller $n$ is.",
-        why=f"(peak - n×n) / (n×d) = {[round(x, 2) for x in rest]} within a factor 1.5",
-    )
+    sentences = [ordinary]
+    if one_matrix:  # what the one matrix leaves over
+        sentences.append(claim(
+            max(rest) / min(rest) < 1.5,
+            page=PAGE,
+            zh=f"多出来的部分随 $n$ 线性增长，每个 $n$ 上约是 {_range(rest, lambda x: f'{x:.1f}')} 个 $n \\times d$ 数组的大小"
+            "（输出、缩放后的 Query 和几个小的临时数组），所以 $n$ 越小，它占的比例越大。",
+            en=f"the rest grows linearly with $n$, about {_range(rest, lambda x: f'{x:.1f}')} arrays of $n \\times d$ at every $n$ "
+            "(the output, the scaled queries and a few small temporaries), which is why it weighs more the smaller $n$ is.",
+            why=f"(peak - n×n) / (n×d) = {[round(x, 2) for x in rest]} within a factor 1.5",
+        ))
 
     tiled = [row["tiled_peak_bytes"] for row in rows]
     last, before = rows[-1], rows[-2]
@@ -106,7 +109,8 @@ def memory_paragraph(memory: dict[str, Any], lang: str) -> str:
         f"{_percent(output_share)} of the peak at $n$ = {_n(last['n'])}.",
         why=f"last doubling of the tiled peak {doubling:.3f} in [1.5, 2.5], output share {output_share:.3f} > 0.5, peaks increasing",
     )
-    return f"{ordinary[lang]}{linear[lang]}{grows[lang]}" if lang == "zh" else f"{ordinary[lang]} {linear[lang]} {grows[lang]}"
+    sentences.append(grows)
+    return ("" if lang == "zh" else " ").join(sentence[lang] for sentence in sentences)
 
 
 def memory_figure(memory: dict[str, Any], lang: str) -> str:
