@@ -21,6 +21,7 @@ from qkv_site.figures.labels import text
 from qkv_site.figures.results import repeats, series
 
 PAGE = "beyond-quadratic.md"
+KV_FIGURE_SEQ_LEN = 4096  # the KV-cache figure's one length for every model (figures/kv_cache_sizes.py)
 SIGNIFICANCE = 0.05  # a two-sided sign test over the interleaved rounds below this: a clear difference
 
 
@@ -366,3 +367,102 @@ def time_figure(speed: dict[str, Any], lang: str) -> str:
         )
         sentences.append(python[lang])
     return figure("attention_time", lang, alt=alt[lang], caption=("" if lang == "zh" else " ").join(sentences))
+
+
+# KV cache --------------------------------------------------------------------------------------
+
+
+def kv_cache_figure(lang: str) -> str:
+    """The KV-cache figure; its caption compares the first and the last model, checked on their shapes."""
+    from qkv import kv_cache_bytes
+    from qkv.kv_cache import MODEL_SHAPES
+
+    seq_len = KV_FIGURE_SEQ_LEN
+    size = {shape.name: kv_cache_bytes(shape.layers, shape.heads, shape.kv_heads, shape.head_dim, seq_len=seq_len)
+            for shape in MODEL_SHAPES}
+    first, last = MODEL_SHAPES[0], MODEL_SHAPES[-1]
+    mqa = next(shape for shape in MODEL_SHAPES if shape.hypothetical)
+    names = "、".join(shape.name.split(",")[0] for shape in MODEL_SHAPES)
+    alt = claim(
+        [shape.name for shape in MODEL_SHAPES] == ["Llama-2-7B", "Llama-2-7B, MQA", "Mistral-7B", "Llama-2-70B"],
+        page=PAGE,
+        zh="横向条形图：Llama-2-7B、它的假想 MQA 版本、Mistral-7B 和 Llama-2-70B 的 KV Cache 大小，每根条一半是 K、一半是 V",
+        en="Horizontal bar chart: the KV-cache size of Llama-2-7B, a hypothetical MQA version of it, Mistral-7B and "
+        "Llama-2-70B, each bar half K and half V",
+        why=f"the models drawn, in order: {names}",
+    )
+    caption = claim(
+        first.kind == "MHA" and last.kind == "GQA" and last.layers > first.layers and last.heads > first.heads
+        and 4 * last.kv_heads <= last.heads and size[last.name] < size[first.name]
+        and mqa.name.startswith(first.name) and size[first.name] == first.heads * size[mqa.name],
+        page=PAGE,
+        zh=f"{seq_len:,} 个 Token 的 KV Cache（FP16，批大小 1）。比较第一根和最后一根条：{last.name} 的层数和头数都更多，"
+        f"但它用 GQA，K/V 头比 Query 头少得多（个数见上表），KV Cache 反而比用 MHA 的 {first.name} 小；同一个 {first.name} "
+        "改成 MQA（带斜线的假想版本），KV Cache 缩小的倍数正好是它的头数。每根条的橙色一半是 K，绿色一半是 V。",
+        en=f"KV cache for {seq_len:,} tokens (FP16, batch of 1). Compare the first bar with the last: {last.name} has more "
+        "layers and more heads, but it uses GQA, with far fewer K/V heads than query heads (the table above has the "
+        f"numbers), and its KV cache is smaller than that of {first.name}, which uses MHA; the same {first.name} with MQA "
+        "(the hatched, hypothetical bar) shrinks by exactly its number of heads. The orange half of each bar is K, the "
+        "green half V.",
+        why=f"{first.name} {first.kind}, {last.name} {last.kind}: layers, heads, K/V heads and cache sizes {size}",
+    )
+    return figure("kv_cache_sizes", lang, alt=alt[lang], caption=caption[lang])
+
+
+# Online softmax --------------------------------------------------------------------------------
+
+
+def same_result_sentence(weights_gap: float, output_gap: float, lang: str) -> str:
+    """The online softmax's weights and output against the step-by-step example's: identical, or off by rounding only."""
+    sentence = choose(
+        PAGE,
+        (weights_gap == output_gap == 0,
+         "和逐步计算里直接算出的权重和输出逐项比较，每一个数都完全相同，连最后一位都一样：同一个结果，只是换了计算顺序。",
+         "Compared entry by entry with the weights and the output the step-by-step example computes directly, every "
+         "number is identical, down to the last bit: the same result, computed in a different order."),
+        (max(weights_gap, output_gap) < 1e-12,  # float64 rounding of a handful of operations on numbers near 1
+         f"和逐步计算里直接算出的结果逐项比较，权重最多差 {weights_gap:.1e}，输出最多差 {output_gap:.1e}，只是浮点舍入的差别："
+         "同一个结果，只是换了计算顺序。",
+         f"Compared entry by entry with the step-by-step example, which computes them directly, the weights differ by at "
+         f"most {weights_gap:.1e} and the output by at most {output_gap:.1e}, nothing but floating-point rounding: the "
+         "same result, computed in a different order."),
+        why=f"largest differences: weights {weights_gap:.3g}, output {output_gap:.3g}",
+    )
+    return sentence[lang]
+
+
+# Where the model shapes come from ---------------------------------------------------------------
+
+# qkv.kv_cache cites each shape in English; the Chinese page says the same in Chinese, phrase by phrase.
+_SOURCE_ZH = (
+    (r"(\w+(?: \d+B?)?) paper \(([^)]+)\), Table (\d+): ", r"\1 论文（\2）表 \3："),
+    (r"layers, heads, dimension", "层数、头数、维度"),
+    (r" \(([\d.]+B): (\d+) layers, (\d+) heads, dimension (\d+)\)", r"（\1：\2 层、\3 个头、维度 \4）"),
+    (r"context length, GQA", "上下文长度、是否用 GQA"),
+    (r" \(([\d.]+B): no GQA\)", r"（\1：不用 GQA）"),
+    (r" \(([\d.]+B): GQA\)", r"（\1：用 GQA）"),
+    (r"hypothetical: (\S+) with a single K/V head", r"假想：\1 只留一个 K/V 头"),
+    (r"(\d+) K/V heads: (\w+) in (\S+)'s config\.json", r"\1 个 K/V 头：\3 的 config.json 里的 \2"),
+    (r"; ", "；"),
+    (r", ", "，"),
+)
+_NAMES_IN_SOURCES = {"et", "al", "config", "json", "meta", "llama", "hf"}  # lowercase words a citation may keep
+
+
+def model_source(source: str, lang: str) -> str:
+    """Where a model shape's numbers come from (`ModelShape.source`), in the page's language.
+
+    >>> model_source("hypothetical: Llama-2-7B with a single K/V head", "zh")
+    '假想：Llama-2-7B 只留一个 K/V 头'
+    """
+    if lang == "en":
+        return source
+    text = source
+    for pattern, replacement in _SOURCE_ZH:
+        text = re.sub(pattern, replacement, text)
+    left = [word for word in re.findall(r"(?<!\w)[A-Za-z][A-Za-z_]*", text)
+            if (word.islower() and "_" not in word and word not in _NAMES_IN_SOURCES) or word == "Table"]
+    if left:
+        raise ValueError(f"{PAGE}: the model source {source!r} has English words left in Chinese: {left}; "
+                         "add the phrase to _SOURCE_ZH in qkv_site/beyond_quadratic.py")
+    return text
