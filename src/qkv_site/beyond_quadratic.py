@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import pairwise
 from statistics import median
 from typing import Any
 
@@ -63,8 +64,8 @@ def memory_paragraph(memory: dict[str, Any], lang: str) -> str:
     per_matrix = [row["naive_peak_bytes"] / row["n_by_n_float32_bytes"] for row in rows]
     itemsize = np.dtype(memory["dtype"]).itemsize
     n_by_d = [n * memory["d"] * itemsize for n in ns]
-    rest = [(row["naive_peak_bytes"] - row["n_by_n_float32_bytes"]) / size for row, size in zip(rows, n_by_d)]
-    shrinking = all(b <= a for a, b in zip(per_matrix, per_matrix[1:]))
+    rest = [(row["naive_peak_bytes"] - row["n_by_n_float32_bytes"]) / size for row, size in zip(rows, n_by_d, strict=True)]
+    shrinking = all(b <= a for a, b in pairwise(per_matrix))
     spread = _range(per_matrix, _times)
 
     one_matrix = max(per_matrix) < 2 and min(per_matrix) >= 1 and shrinking
@@ -194,8 +195,8 @@ def tiled_comparison(speed: dict[str, Any]) -> list[dict[str, Any]]:
         if len(tiled) != len(qkv):
             raise ValueError(f"attention_speed, n = {n}: {len(tiled)} tiled samples but {len(qkv)} qkv samples; "
                              "the page compares them round by round")
-        slower = sum(t > q for t, q in zip(tiled, qkv))
-        faster = sum(t < q for t, q in zip(tiled, qkv))
+        slower = sum(t > q for t, q in zip(tiled, qkv, strict=True))
+        faster = sum(t < q for t, q in zip(tiled, qkv, strict=True))
         ratio = median(tiled) / median(qkv)
         p = _sign_test(slower, faster)
         verdict = "unclear" if p >= SIGNIFICANCE else "slower" if slower > faster else "faster"
@@ -309,7 +310,7 @@ def time_figure(speed: dict[str, Any], lang: str) -> str:
     t = text("attention_time", lang)
     lines = {name: series(speed, name) for name in ("qkv", "tiled", "torch", "python")}
     lines = {name: line for name, line in lines.items() if line[0]}
-    rising = all(all(b > a for a, b in zip(seconds, seconds[1:])) for _, seconds in lines.values())
+    rising = all(all(b > a for a, b in pairwise(seconds)) for _, seconds in lines.values())
     count = {"zh": "二三四五六"[len(lines) - 2] if 2 <= len(lines) <= 6 else str(len(lines)),
              "en": ["two", "three", "four", "five", "six"][len(lines) - 2] if 2 <= len(lines) <= 6 else str(len(lines))}
     alt = claim(

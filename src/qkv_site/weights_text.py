@@ -34,7 +34,7 @@ def rows_sentence(weights: np.ndarray, queries: Sequence[str], keys: Sequence[st
     if np.shape(weights) != (len(queries), len(keys)):
         raise ValueError(f"weights of shape {np.shape(weights)} for {len(queries)} queries and {len(keys)} keys")
     parts = []
-    for query, columns in zip(queries, brightest(weights)):
+    for query, columns in zip(queries, brightest(weights), strict=True):
         heaviest = listing([_quoted(keys[j]) for j in columns], lang)
         if lang == "zh":
             parts.append(f"{_quoted(query)} 看得最重的是 {heaviest}" + ("（一样重）" if len(columns) > 1 else ""))
@@ -75,9 +75,9 @@ def self_vs_cross_figure(lang: str) -> str:
         f"to “{' '.join(source)}”, {right['en']}: {rows_sentence(cross_weights, target, source, 'en')}",
     )
     aligned = all(columns == [i] for i, columns in enumerate(brightest(cross_weights)))
-    pairs = {"zh": "，".join(f"{_quoted(t)} 对齐 {_quoted(s)}" for t, s in zip(target, source)),
+    pairs = {"zh": "，".join(f"{_quoted(t)} 对齐 {_quoted(s)}" for t, s in zip(target, source, strict=False)),
              "en": ", ".join(f"{_quoted(t)} with {_quoted(s)}" if i else f"{_quoted(t)} lines up with {_quoted(s)}"
-                             for i, (t, s) in enumerate(zip(target, source)))}
+                             for i, (t, s) in enumerate(zip(target, source, strict=False)))}  # unequal: the claim below fails
     caption = claim(
         aligned and len(target) == len(source),
         page=page,
