@@ -6,7 +6,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, NullLocator
 
 from qkv_site.figures.labels import text
-from qkv_site.figures.results import load, series
+from qkv_site.figures.results import load, repeats, series
 from qkv_site.figures.style import SCALING_COLORS, SMALL_SIZE, Theme, new_figure
 
 # Implementations, not Q/K/V: the role colours stay free. Markers and line styles tell them apart
@@ -29,6 +29,23 @@ def _time_label(seconds: float) -> str:
     if seconds >= 1e-3:
         return f"{seconds * 1e3:g} ms"
     return f"{seconds * 1e6:g} µs"
+
+
+def _inside_sentence(label: str, lang: str) -> str:
+    """A legend label in the middle of an English phrase: "Pure-Python loop" → "pure-Python loop"."""
+    return label[:1].lower() + label[1:] if lang == "en" and label[1:2].islower() else label
+
+
+def note(results: dict, lang: str) -> str:
+    """What each median is of: the repeats every implementation had (the pure-Python loop may have fewer)."""
+    t = text("attention_time", lang)
+    counts = {name: count for name, count in repeats(results).items() if name in STYLES}
+    most = max(counts.values())
+    fewer = [t["fewer"].format(name=_inside_sentence(t[name], lang), repeats=count) for name, count in counts.items() if count < most]
+    threads = results["torch"]["threads"]
+    if not fewer:
+        return t["note"].format(repeats=most, threads=threads)
+    return t["note_fewer"].format(repeats=most, fewer="，".join(fewer) if lang == "zh" else ", ".join(fewer), threads=threads)
 
 
 def draw(theme: Theme, lang: str) -> Figure:
@@ -63,8 +80,7 @@ def draw(theme: Theme, lang: str) -> Figure:
         axis.set_minor_locator(NullLocator())
     ax.grid(True)
     # Below the plot, two columns: inside, the four lines leave no corner free at this size.
-    legend = fig.legend(loc="outside lower center", ncols=2, title=t["note"].format(repeats=results["repeats"], threads=results["torch"]["threads"]),
-                        title_fontsize=SMALL_SIZE)
+    legend = fig.legend(loc="outside lower center", ncols=2, title=note(results, lang), title_fontsize=SMALL_SIZE)
     legend.get_title().set_color(theme.muted)
     ax.set_xlabel(t["x"])
     ax.set_ylabel(t["y"])

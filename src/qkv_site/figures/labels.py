@@ -100,6 +100,10 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "python": {"zh": "纯 Python 循环", "en": "Pure-Python loop"},
         "slope": {"zh": "斜率 $\\propto n^2$", "en": "slope $\\propto n^2$"},
         "note": {"zh": "{repeats} 次交替重复的中位数，{threads} 个线程", "en": "Median of {repeats} interleaved repeats, {threads} threads"},
+        # When an implementation (the slow pure-Python loop) was timed fewer times than the rest.
+        "note_fewer": {"zh": "{repeats} 次交替重复的中位数（{fewer}），{threads} 个线程",
+                       "en": "Median of {repeats} interleaved repeats ({fewer}), {threads} threads"},
+        "fewer": {"zh": "{name}只有 {repeats} 次", "en": "{name}: {repeats}"},
     },
     "kv_cache_sizes": {
         "title": {"zh": "KV Cache 的大小（FP16，批大小 1）", "en": "KV-cache size (FP16, batch of 1)"},

@@ -31,3 +31,18 @@ def series(results: dict[str, Any], implementation: str, key: str = "median_s") 
     """(n, value) of one implementation in attention_speed's results, sorted by n."""
     rows = sorted((row["n"], row[key]) for row in results["results"] if row["implementation"] == implementation)
     return [n for n, _ in rows], [value for _, value in rows]
+
+
+def repeats(results: dict[str, Any]) -> dict[str, int]:
+    """How many timed samples each implementation's medians in attention_speed's results are of.
+
+    The slow pure-Python loop may be timed fewer times than the rest; an implementation timed a
+    different number of times at different n has no one count to print, and is an error.
+    """
+    counts: dict[str, set[int]] = {}
+    for row in results["results"]:
+        counts.setdefault(row["implementation"], set()).add(len(row["samples_s"]))
+    uneven = {name: sorted(found) for name, found in counts.items() if len(found) != 1}
+    if uneven:
+        raise ValueError(f"attention_speed: an implementation was timed a different number of times at different n: {uneven}")
+    return {name: found.pop() for name, found in counts.items()}

@@ -1,0 +1,267 @@
+"""Sentences about computed and measured numbers check themselves (qkv_site.claims): the beyond page's
+and the self-vs-cross figure's sentences follow their data, and a false one stops the strict build."""
+
+from __future__ import annotations
+
+import copy
+import re
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import build_site
+from qkv_site import beyond_quadratic as beyond
+from qkv_site import weights_text
+from qkv_site.claims import ClaimError, choose, claim, listing
+from qkv_site.figure_markup import figure
+from qkv_site.figures.attention_time import note
+from qkv_site.figures.results import load
+
+EMPTY_LIST = re.compile(r"\b(none|None)\b|无")
+
+
+@pytest.fixture
+def speed() -> dict:
+    return copy.deepcopy(load("attention_speed"))
+
+
+@pytest.fixture
+def memory() -> dict:
+    return copy.deepcopy(load("attention_memory"))
+
+
+def _scale(speed: dict, implementation: str, factor: float, ns: list[int] | None = None) -> dict:
+    for row in speed["results"]:
+        if row["implementation"] == implementation and (ns is None or row["n"] in ns):
+            row["samples_s"] = [s * factor for s in row["samples_s"]]
+            row["median_s"] *= factor
+    return speed
+
+
+def _tiled_as_qkv(speed: dict, factors: list[float]) -> dict:
+    """Nine rounds of qkv around its median, and tiled's = qkv's round i times factors[i] (which is faster is known round by round)."""
+    rows = {(row["n"], row["implementation"]): row for row in speed["results"]}
+    for n in speed["ns"]:
+        qkv, tiled = rows[(n, "qkv")], rows[(n, "tiled")]
+        qkv["samples_s"] = [qkv["median_s"] * (1 + (i - 4) / 100) for i in range(9)]  # nine rounds, whatever was measured
+        tiled["samples_s"] = [s * f for s, f in zip(qkv["samples_s"], factors)]
+        tiled["median_s"] = float(np.median(tiled["samples_s"]))
+    return speed
+
+
+def _page_text(speed: dict, memory: dict, lang: str) -> str:
+    return "\n".join([beyond.memory_paragraph(memory, lang), beyond.memory_figure(memory, lang), beyond.repeats_sentence(speed, lang),
+                      beyond.timing_paragraph(speed, lang), beyond.time_figure(speed, lang)])
+
+
+# The helper --------------------------------------------------------------------------------------
+
+
+def test_a_claim_the_data_do_not_support_raises_naming_the_page_and_the_sentence() -> None:
+    assert claim(True, page="p.md", zh="真。", en="True.")["zh"] == "真。"
+    with pytest.raises(ClaimError, match="p.md: the data no longer support the sentence “Faster.” \\(“更快。”\\); checked: 2 < 1"):
+        claim(2 < 1, page="p.md", zh="更快。", en="Faster.", why="2 < 1")
+    with pytest.raises(TypeError, match="must be a bool"):
+        claim(np.array([True, False]), page="p.md", zh="真。", en="True.")  # an array's truth is not a condition
+
+
+def test_choose_takes_the_first_true_alternative_and_fails_when_none_is_true() -> None:
+    assert choose("p.md", (False, "甲", "A"), (True, "乙", "B"), (True, "丙", "C"))["en"] == "B"
+    with pytest.raises(ClaimError, match="p.md: the data support none of the sentences “A” / “B”"):
+        choose("p.md", (False, "甲", "A"), (False, "乙", "B"))
+
+
+def test_an_empty_list_is_never_written() -> None:
+    assert listing(["1"], "zh") == "1" and listing(["1", "2", "3"], "zh") == "1、2 和 3"
+    with pytest.raises(ValueError, match="empty list"):
+        listing([], "en")
+
+
+def test_a_printed_figure_has_both_schemes_and_links_to_its_code() -> None:
+    markup = figure("attention_time", "en", alt="A plot", caption="The caption.")
+    assert markup.count("](../figures/attention_time.") == 2 and "#only-light" in markup and "#only-dark" in markup
+    assert 'href="https://github.com/qkv-site/qkv-site/blob/main/src/qkv_site/figures/attention_time.py">Figure code</a></figcaption>' in markup
+    with pytest.raises(ValueError, match="square brackets"):
+        figure("attention_time", "en", alt="a [b]", caption="c")
+    with pytest.raises(ValueError, match="not one of the site's figures"):
+        figure("no_such_figure", "en", alt="a", caption="c")
+
+
+# The beyond page on the committed results and on altered ones ------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_committed_results_give_sentences_without_an_empty_list(speed: dict, memory: dict, lang: str) -> None:
+    assert not EMPTY_LIST.search(_page_text(speed, memory, lang))
+
+
+def test_the_memory_sentence_follows_the_measured_peak(memory: dict) -> None:
+    for row in memory["results"]:  # the scores written into the weights and softmaxed in place: one matrix
+        row["naive_peak_bytes"] = row["n_by_n_float32_bytes"] + row["n"] * 64 * 4 * 2
+    assert "不到两个" in beyond.memory_paragraph(memory, "zh")
+    for row in memory["results"]:  # a softmax that keeps its scores, exponentials and weights: three matrices
+        row["naive_peak_bytes"] = 3 * row["n_by_n_float32_bytes"] + row["n"] * 64 * 4 * 2
+    zh, en = beyond.memory_paragraph(memory, "zh"), beyond.memory_paragraph(memory, "en")
+    assert "不到两个" not in zh and "普通注意力的峰值是 3.01–3.50 个" in zh, zh  # 3 + 2·n·d·4 / (4·n²) = 3 + 128/n
+    assert "more than one $n \\times n$ array exists at once" in en, en
+
+
+def test_tiled_memory_that_grows_like_n_squared_stops_the_page(memory: dict) -> None:
+    for row in memory["results"]:
+        row["tiled_peak_bytes"] = row["naive_peak_bytes"] // 2
+    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*Tiled attention"):
+        beyond.memory_paragraph(memory, "en")
+    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*tiled attention only linearly"):
+        beyond.memory_figure(memory, "en")
+
+
+def test_tiled_slower_at_every_n_is_said_with_the_block_size_of_the_run(speed: dict) -> None:
+    _tiled_as_qkv(speed, [1.2] * 9)
+    caption = beyond.time_figure(speed, "en")
+    assert "lies above qkv's at every $n$" in caption and "see above" not in caption
+    paragraph = beyond.timing_paragraph(speed, "en")
+    assert "clearly slower than qkv (20% by the medians), slower in at least 9 of the 9" in paragraph, paragraph
+    assert "faster" not in paragraph and "likeliest explanation" not in paragraph
+    block = beyond.tiled_block_size(speed)
+    assert f"default block size, {block:,}" in paragraph
+    assert ("single tile" in paragraph) == any(n <= block for n in speed["ns"])  # no loop to blame there
+
+
+def test_tiled_faster_at_every_n_picks_the_other_sentences(speed: dict) -> None:
+    _tiled_as_qkv(speed, [0.5] * 9)
+    paragraph, caption = beyond.timing_paragraph(speed, "en"), beyond.time_figure(speed, "en")
+    assert "clearly faster than qkv (50% by the medians), faster in at least 9 of the 9" in paragraph, paragraph
+    assert "clearly slower" not in paragraph and "likeliest explanation is memory traffic" in paragraph
+    assert "lies below qkv's at every $n$" in caption
+    zh = beyond.timing_paragraph(speed, "zh")
+    assert "明显比 qkv 快" in zh and "最可能的解释" in zh and not EMPTY_LIST.search(zh)
+
+
+def test_a_difference_the_rounds_do_not_agree_on_is_called_noise(speed: dict) -> None:
+    _tiled_as_qkv(speed, [1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3])  # slower in 5 rounds of 9, faster in 4
+    paragraph = beyond.timing_paragraph(speed, "en")
+    assert "clearly" not in paragraph and "within the timing noise" in paragraph, paragraph
+    assert not EMPTY_LIST.search(paragraph)
+
+
+def test_tiled_faster_at_some_n_and_slower_at_others(speed: dict) -> None:
+    small = speed["ns"][:3]
+    _tiled_as_qkv(speed, [1.2] * 9)
+    _scale(speed, "tiled", 0.5, small)  # 0.6 of qkv at the small n
+    paragraph, caption = beyond.timing_paragraph(speed, "en"), beyond.time_figure(speed, "en")
+    assert "At $n$ = 1,024, 2,048 and 4,096 tiled attention was clearly slower than qkv (20% by the medians)" in paragraph, paragraph
+    assert "At $n$ = 128, 256 and 512 tiled attention was clearly faster than qkv (40% by the medians)" in paragraph
+    assert "likeliest explanation" not in paragraph  # slower at the largest n: no explanation of a speed-up
+    assert "crosses qkv's" in caption
+
+
+def test_times_that_no_longer_grow_like_n_squared_stop_the_caption(speed: dict) -> None:
+    for row in speed["results"]:
+        row["samples_s"] = [s / row["n"] for s in row["samples_s"]]  # time ∝ n: slope 1
+        row["median_s"] /= row["n"]
+    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*never run parallel to n²"):
+        beyond.time_figure(speed, "en")
+
+
+def test_the_repeats_each_implementation_had_are_said(speed: dict) -> None:
+    speed["torch"]["threads"] = 2
+    for row in speed["results"]:
+        row["samples_s"] = [row["median_s"]] * (3 if row["implementation"] == "python" else 9)
+    assert beyond.repeats_sentence(speed, "en") == "Each number is the median of 9 interleaved repeats (the pure-Python loop had only 3):"
+    assert note(speed, "zh") == "9 次交替重复的中位数（纯 Python 循环只有 3 次），2 个线程"
+    for row in speed["results"]:
+        row["samples_s"] = [row["median_s"]] * 7
+    assert beyond.repeats_sentence(speed, "zh") == "每个数字是 7 次交替重复的中位数："
+    assert note(speed, "en") == "Median of 7 interleaved repeats, 2 threads"
+    speed["results"][0]["samples_s"] = speed["results"][0]["samples_s"][:5]  # one n timed fewer times: no one count
+    with pytest.raises(ValueError, match="a different number of times at different n"):
+        beyond.repeats_sentence(speed, "en")
+
+
+# The self-vs-cross figure ------------------------------------------------------------------------
+
+
+def test_the_self_vs_cross_alt_text_says_only_what_the_weights_show() -> None:
+    zh, en = weights_text.self_vs_cross_figure("zh"), weights_text.self_vs_cross_figure("en")
+    alt = re.search(r"!\[(.*?)\]", en).group(1)
+    left, right = alt.split("On the right")
+    assert "no row brightest on the diagonal" in left and "“love” weighs “I” and “cats” most, equally" in left
+    assert "brightest along the diagonal" in right and "“猫” weighs “cats” most" in right
+    zh_alt = re.search(r"!\[(.*?)\]", zh).group(1)
+    assert zh_alt.index("每一行最亮的格子都不在对角线上") < zh_alt.index("右边") < zh_alt.index("对角线最亮")
+
+
+def test_the_diagonal_sentence_follows_the_weights() -> None:
+    assert weights_text.diagonal_sentence(np.eye(3) + 0.1, "p.md")["en"] == "brightest along the diagonal"
+    assert weights_text.diagonal_sentence(np.array([[0.2, 0.8], [0.5, 0.5]]), "p.md")["zh"] == "有的行最亮的格子在对角线上，有的不在"
+
+
+def test_cross_weights_off_the_diagonal_stop_the_caption(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = weights_text.translation_example()
+
+    class Shuffled:
+        source_tokens, target_tokens, encoder = real.source_tokens, real.target_tokens, real.encoder
+        cross = type("Cross", (), {"weights": real.cross.weights[::-1]})  # "我" now looks at "cats"
+
+    monkeypatch.setattr(weights_text, "translation_example", lambda: Shuffled)
+    with pytest.raises(ClaimError, match="self-vs-cross.md: .*look at the diagonal"):
+        weights_text.self_vs_cross_figure("en")
+
+
+# The build ---------------------------------------------------------------------------------------
+
+
+def test_a_false_claim_stops_the_strict_build_naming_the_page_and_the_sentence(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text(textwrap.dedent("""\
+        # Timings
+
+        ```python exec="on"
+        from qkv_site.claims import claim
+
+        tiled, qkv = 1.2, 1.0  # seconds, as if re-measured
+        print(claim(tiled < qkv, page="timings.md", zh="分块更快。", en="Tiled was faster.", why=f"{tiled} < {qkv}")["en"])
+        ```
+        """), encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: claims\nplugins:\n  - markdown-exec\nmarkdown_extensions:\n  - pymdownx.superfences\n", encoding="utf-8")
+    result = build_site(tmp_path / "site", config=config)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0, output[-2000:]
+    assert "timings.md: the data no longer support the sentence “Tiled was faster.”" in output, output[-2000:]
+    assert "checked: 1.2 < 1.0" in output
+
+
+def test_the_kv_cache_caption_follows_the_model_shapes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import dataclasses
+
+    import qkv.kv_cache
+    from qkv_site.figures import kv_cache_sizes
+
+    assert beyond.KV_FIGURE_SEQ_LEN == kv_cache_sizes.SEQ_LEN  # the caption's length is the figure's
+    assert "smaller than that of Llama-2-7B" in beyond.kv_cache_figure("en")
+    shapes = list(qkv.kv_cache.MODEL_SHAPES)
+    shapes[-1] = dataclasses.replace(shapes[-1], kv_heads=64)  # a 70B model without GQA: a larger cache
+    monkeypatch.setattr(qkv.kv_cache, "MODEL_SHAPES", tuple(shapes))
+    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*its KV cache is smaller"):
+        beyond.kv_cache_figure("en")
+
+
+def test_the_online_softmax_result_is_called_the_same_only_when_it_is() -> None:
+    assert "identical, down to the last bit" in beyond.same_result_sentence(0.0, 0.0, "en")
+    assert "最多差 2.2e-16" in beyond.same_result_sentence(2.2e-16, 0.0, "zh")
+    with pytest.raises(ClaimError, match="beyond-quadratic.md: the data support none"):
+        beyond.same_result_sentence(1e-3, 0.0, "en")  # not rounding any more
+
+
+def test_the_chinese_page_cites_the_model_shapes_in_chinese() -> None:
+    import qkv.kv_cache
+
+    for shape in qkv.kv_cache.MODEL_SHAPES:
+        zh = beyond.model_source(shape.source, "zh")
+        assert not re.search(r"\b(paper|Table|layers|heads|with|hypothetical)\b", zh), zh
+    with pytest.raises(ValueError, match="English words left in Chinese"):
+        beyond.model_source("Some paper, Table 9: twelve layers", "zh")
