@@ -17,16 +17,14 @@ import numpy as np
 from qkv import causal_mask, self_attention
 from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, query_equals_key_example, worked_example
+from qkv_site.claims import ClaimError
 from qkv_site.formatting import bmatrix, number, percent, vector
 
 
-class StaleSentence(AssertionError):
-    """A sentence of the page that its numbers no longer support."""
-
-
 def _require(holds: bool, sentence: str) -> None:
+    """Stop the build when the numbers no longer support what the page's sentence says of them."""
     if not holds:
-        raise StaleSentence(f"asymmetry.md: the numbers no longer support: {sentence}")
+        raise ClaimError(f"asymmetry.md: the data no longer support the sentence: {sentence}")
 
 
 def _softmax_note() -> dict[str, str]:
