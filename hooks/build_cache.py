@@ -3,7 +3,8 @@
 - `python exec="on"` blocks (markdown-exec): the printed output, keyed by `qkv_site.build_cache`
   (the `qkv`/`qkv_site` sources, the benchmark results, the block's code and the code before it in
   its session on its page). Each page starts its sessions empty, so a page computes the same thing
-  whether its blocks ran or came from the cache.
+  whether its blocks ran or came from the cache. A block that reads the pages themselves (the
+  corrections page lists every page's editor's notes) is also keyed by the text of every page.
 - notebooks (mkdocs-jupyter): its own cache is keyed by the notebook file only, so it lives in a
   folder named after the same inputs digest, which is emptied when the inputs change.
 - Jinja templates: compiled once, kept as bytecode (Jinja checks the template source).
@@ -11,6 +12,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import shutil
 from pathlib import Path
@@ -29,18 +31,30 @@ CACHE = ".cache"
 _run_python = getattr(markdown_exec_python._run_python, "__wrapped__", markdown_exec_python._run_python)
 _page: dict = {"uri": None, "earlier": {}, "ran": {}}  # the page being rendered and its sessions so far
 _notebooks_used: set = set()  # mkdocs-jupyter's record of used entries, shared by both language passes
+# Modules whose output depends on the pages' own text, not only on the code that calls them.
+READS_PAGES = ("qkv_site.corrections",)
 
 
 def _cache_root(config) -> Path:
     return Path(config.config_file_path).resolve().parent / CACHE
 
 
+def _pages_digest() -> str:
+    """sha256 of every page's source and of the configuration (its nav orders the pages)."""
+    digest = hashlib.sha256(_page["config_file"].read_bytes())
+    for path in sorted(_page["docs"].rglob("*.md")):
+        digest.update(str(path.relative_to(_page["docs"])).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def _cached_run(code: str, returncode: int | None = None, session: str | None = None, id: str | None = None,
                 **extra: str) -> str:
     cache = block_cache(_page["folder"])
     earlier: list[str] = _page["earlier"].setdefault(session, []) if session else []
-    key = cache.key(page=_page["uri"], session=session, earlier=earlier, code=code,
-                    options={"returncode": returncode, "id": id, **extra})
+    options = {"returncode": returncode, "id": id, **extra}
+    if any(module in code for module in READS_PAGES):
+        options["pages"] = _pages_digest()
+    key = cache.key(page=_page["uri"], session=session, earlier=earlier, code=code, options=options)
     output = cache.load(key)
     if output is None:
         if session:  # bring the session up to this block: run the earlier blocks that came from the cache
@@ -62,6 +76,8 @@ def on_config(config, **kwargs):
         raise RuntimeError("markdown-exec changed its internals: update hooks/build_cache.py")
     markdown_exec_python._run_python = _cached_run
     _page["folder"] = _cache_root(config) / "markdown-exec"
+    _page["docs"] = Path(config["docs_dir"]).resolve()
+    _page["config_file"] = Path(config.config_file_path).resolve()
     jupyter = config.plugins["mkdocs-jupyter"]
     notebooks = _cache_root(config) / "mkdocs-jupyter"
     current = notebooks / process_digest()[:16]

@@ -260,3 +260,42 @@ def test_a_page_titled_like_its_heading_in_chinese_is_titled_so_in_english(site:
         if zh_title == zh_heading:
             en_title, en_heading = titles(page, "en")
             assert en_title == en_heading, f"{page}: the English page has two titles, {en_title!r} and {en_heading!r}"
+
+
+# The corrections page's list is computed from the pages: a cached build must not keep an old list --
+
+
+def test_a_block_that_lists_the_editors_notes_is_keyed_by_the_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_cache_hook_under_test", ROOT / "hooks" / "build_cache.py")
+    hook = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook)
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.options: list[dict] = []
+
+        def key(self, **parts) -> str:
+            self.options.append(parts["options"])
+            return "key"
+
+        def load(self, key: str) -> str:
+            return "the output"
+
+    recorder = Recorder()
+    monkeypatch.setattr(hook, "block_cache", lambda folder: recorder)
+    page = tmp_path / "docs" / "zh" / "page.md"
+    page.parent.mkdir(parents=True)
+    page.write_text("# Page\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("nav: []\n", encoding="utf-8")
+    hook._page.update(folder=tmp_path, uri="corrections.md", earlier={}, ran={}, docs=tmp_path / "docs", config_file=config)
+    listing = 'from qkv_site.corrections import notes_table\n\nprint(notes_table("zh"))\n'
+    hook._cached_run(listing)
+    page.write_text('# Page\n\n<a id="note-new"></a>\n\n!!! note "编者注：新的"\n\n    正文。\n', encoding="utf-8")
+    hook._cached_run(listing)
+    hook._cached_run("print(1)\n")
+    first, second, unrelated = recorder.options
+    assert first["pages"] != second["pages"], "a new editor's note must change the key of the corrections list"
+    assert "pages" not in unrelated, "a block that does not read the pages keeps its key"
