@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 
 import numpy as np
 import pytest
@@ -152,6 +153,27 @@ def test_experiments_are_options_of_train_coreference() -> None:
         assert name
     assert make_options(0, **EXPERIMENTS["scale 1/d_k"]).scale == 1 / 64
     assert make_options(0, **EXPERIMENTS["scale 1/√d_k"]).scale == 1 / 8
+
+
+def test_tied_projections_make_symmetric_scores_but_not_symmetric_weights() -> None:
+    tied = train_coreference(seed=0, projections="tied")
+    assert "w_k1" not in tied.parameters and "w_qk1" in tied.parameters
+    o = tied.options
+    fwd = forward(tied.parameters, s.batch([ARTICLE]), n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+    for layer in fwd.layers:
+        scores = layer.q[0] @ layer.k[0].T
+        np.testing.assert_array_equal(layer.q, layer.k)
+        np.testing.assert_allclose(scores, scores.T, rtol=1e-12, atol=1e-12)
+        assert not np.allclose(layer.weights[0], layer.weights[0].T), "each row is normalised on its own"
+
+
+def test_every_experiment_trains_within_the_time_budget() -> None:
+    """All experiments together: at most 20 s of CPU (the arithmetic is single-threaded, see network._linear)."""
+    start = time.process_time()
+    for options in EXPERIMENTS.values():
+        _train.__wrapped__(make_options(0, **options))  # uncached
+    seconds = time.process_time() - start
+    assert seconds <= 20.0, f"the experiments took {seconds:.1f} s of CPU"
 
 
 @pytest.mark.parametrize(

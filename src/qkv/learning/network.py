@@ -84,14 +84,19 @@ class Forward:
 
 
 def _linear(h: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """h·w for a batch of sequences, as one (B·n, d_in) @ (d_in, d_out) product (much faster than a batched one)."""
-    product: np.ndarray = h.reshape(-1, h.shape[-1]) @ w  # (B·n, d_in) @ (d_in, d_out) -> (B·n, d_out)
-    return product.reshape(*h.shape[:-1], w.shape[-1])
+    """h·w, (B, n, d_in) @ (d_in, d_out) -> (B, n, d_out).
+
+    Kept 3-D on purpose: numpy then multiplies one small n×d_in matrix per sentence, each far too
+    small for OpenBLAS to share out between threads. Reshaped to one (B·n, d_in) product it would
+    be threaded, which is slower here on a busy machine (threads wait for each other).
+    """
+    product: np.ndarray = h @ w
+    return product
 
 
 def _weight_grad(h: np.ndarray, d_out: np.ndarray) -> np.ndarray:
-    """Σ over the batch and positions of hᵀ·d_out: (d_in, d_out), the gradient of w in out = h·w."""
-    grad: np.ndarray = h.reshape(-1, h.shape[-1]).T @ d_out.reshape(-1, d_out.shape[-1])  # (d_in, B·n) @ (B·n, d_out)
+    """Σ over sentences of hᵀ·d_out: (d_in, d_out), the gradient of w in out = h·w (one small product per sentence)."""
+    grad: np.ndarray = (np.swapaxes(h, -1, -2) @ d_out).sum(axis=0)  # (B, d_in, n) @ (B, n, d_out), summed over B
     return grad
 
 
