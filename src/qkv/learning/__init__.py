@@ -28,12 +28,15 @@ same factor. The ratio of the weights on "animal" and on "street" is the same in
 one layer cannot make "it" look at the animal in one and at the street in the other. The frames
 come in pairs that swap the animal and the place around an "it" at the same position ("the ANIMAL
 didn't cross the PLACE…" / "the PLACE didn't tempt the ANIMAL…"); the readout's two logits then
-differ by h_it·(p₁ − p₅) in both frames, with opposite meanings, while h_it only mixes the same
+differ by h_it·(p₁ − p₅) in both frames of the first pair, with opposite meanings, while h_it only mixes the same
 adjective's value into the frame's other values by a weight that grows with the adjective's score.
 So for one animal, one place, one animal adjective and one place adjective, a single layer gets at
 most three of the four sentences (two frames × two adjectives) right, whatever its weights. With
 a second layer the query at "it" can carry what the first layer brought it (the adjective), and
-can then pick a candidate by it.
+can then pick a candidate by it. Whether the trained model does so, or resolves "it" another way
+(the adjective's own row can pick the noun in layer 1, and "it" can read the adjective in layer 2),
+is measured, not assumed: `referent_attention(model)` says how much "it" attends to the word it
+refers to in each layer, over the held-out sentences.
 
 Initialisation (`network.init_parameters`): token and position embeddings N(0, 1/2), so the
 components of x have variance 1; every W is N(0, 1/d_model), so the components of q = x·W_Q and

@@ -2,8 +2,8 @@
 
 Each layer is single-head self-attention with a residual connection and no W_O (the values are
 already d_model wide): H' = H + softmax(Q·Kᵀ · scale) · V, with Q = H·W_Q, K = H·W_K, V = H·W_V.
-The readout compares the final vector at "it" with the two candidates' input vectors (token +
-position embedding): logit_c = h_it · x_c / √d_model, a 2-way softmax "animal vs place".
+The readout compares the final vector at "it" with the position embeddings of the two candidates
+(the animal's and the place's positions): logit_c = h_it · p_c / √d_model, a 2-way softmax.
 
 `projections` chooses what makes Q, K and V:
 
@@ -78,7 +78,7 @@ class Forward:
     layers: tuple[Layer, ...]
     x: np.ndarray  # (B, n, d_model): token + position embeddings
     out: np.ndarray  # (B, d_model): the final vector at "it"
-    targets: np.ndarray  # (B, 2, d_model): the candidates' input vectors
+    targets: np.ndarray  # (B, 2, d_model): the candidates' position embeddings
     batch: Sentences
     scale: float
 
