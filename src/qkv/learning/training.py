@@ -18,17 +18,17 @@ from qkv.learning.network import PROJECTIONS, Forward, Parameters, backward, for
 
 @dataclass(frozen=True)
 class Options:
-    """Everything a training run depends on (with the defaults of `train_coreference`)."""
+    """Everything a training run depends on, checked and complete (`make_options` fills in the defaults)."""
 
-    seed: int = 0
-    d_model: int = 24
-    d_k: int = 24
-    n_layers: int = 2
-    projections: str = "separate"
-    scale: float = 1.0 / math.sqrt(24)
-    steps: int = 300
-    batch_size: int = 64
-    learning_rate: float = 0.01
+    seed: int
+    d_model: int
+    d_k: int
+    n_layers: int
+    projections: str
+    scale: float
+    steps: int
+    batch_size: int
+    learning_rate: float
 
 
 def _positive_float(value: Any, name: str) -> float:
