@@ -11,7 +11,7 @@ import pytest
 
 from qkv.learning import EXPERIMENTS, referent_attention, train_coreference
 from qkv.learning import sentences as s
-from qkv.learning.network import forward
+from qkv.learning.network import forward, init_parameters
 from qkv.learning.training import _train, make_options
 
 ARTICLE, TWIN = s.ARTICLE_SENTENCE, s.ARTICLE_TWIN
@@ -80,6 +80,16 @@ def test_api_shapes(model) -> None:
     np.testing.assert_array_equal(history.article_attention[-1], model.attention(ARTICLE))
     np.testing.assert_array_equal(history.twin_attention[-1], model.attention(TWIN))
     assert model.heldout_accuracy == history.heldout_accuracy[-1]
+
+
+def test_first_snapshot_is_the_untrained_model_and_the_loss_goes_down(model) -> None:
+    params = init_parameters(np.random.default_rng(0), d_model=24, d_k=24, n_layers=2, projections="separate")
+    untrained = forward(params, s.batch([ARTICLE, TWIN]), n_layers=2, projections="separate", scale=1 / math.sqrt(24))
+    np.testing.assert_array_equal(model.history.article_attention[0], np.stack([a.weights[0] for a in untrained.layers]))
+    np.testing.assert_array_equal(model.history.twin_attention[0], np.stack([a.weights[1] for a in untrained.layers]))
+    loss = model.history.loss
+    assert loss[-30:].mean() < 0.1 * loss[:30].mean()  # measured: 0.72 at the start, 1e-4 at the end
+    assert model.history.heldout_accuracy[0] < 0.6 < model.history.heldout_accuracy[-1]
 
 
 def test_results_are_plain_read_only_numpy(model) -> None:
