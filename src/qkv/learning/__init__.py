@@ -52,7 +52,10 @@ Options of `train_coreference` (keyword-only), and the experiments built from th
   reaches the scores and of the softmax's Jacobian at every step;
 - `projections="tied"`: W_Q = W_K, so the scores form a symmetric matrix (softmax still
   normalises each row on its own, so the weights are not symmetric);
-- `projections="none"`: Q = K = V = H, only the embeddings are learned;
+- `projections="none"`: Q = K = V = H, only the embeddings are learned; a word's score with
+  itself, ‖x‖²·scale, starts near d_model·scale = √d_model, its score with another word near
+  ±1, so each word attends mostly to itself, and it can only look elsewhere by moving embeddings
+  that every layer shares as its queries, its keys and its values;
 - `n_layers` (default 2), `d_model`, `steps`, `batch_size`, `learning_rate`.
 
 >>> from qkv.learning import train_coreference
