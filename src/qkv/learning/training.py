@@ -1,0 +1,248 @@
+"""`train_coreference`: train the two-layer transformer on the sentences and keep its history."""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from qkv._checks import check_int, check_positive_int
+from qkv.learning import sentences as s
+from qkv.learning.adam import Adam
+from qkv.learning.network import PROJECTIONS, Forward, Parameters, backward, forward, init_parameters
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything a training run depends on, checked and complete (`make_options` fills in the defaults)."""
+
+    seed: int
+    d_model: int
+    d_k: int
+    n_layers: int
+    projections: str
+    scale: float
+    steps: int
+    batch_size: int
+    learning_rate: float
+
+
+def _positive_float(value: Any, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    number = float(value)
+    if not math.isfinite(number) or number <= 0:
+        raise ValueError(f"{name} must be finite and > 0, got {number}")
+    return number
+
+
+def make_options(
+    seed: Any = 0,
+    *,
+    d_model: Any = 24,
+    d_k: Any = None,
+    n_layers: Any = 2,
+    projections: Any = "separate",
+    scale: Any = None,
+    steps: Any = 300,
+    batch_size: Any = 64,
+    learning_rate: Any = 0.01,
+) -> Options:
+    """Check the options and fill in the defaults that depend on others (d_k = d_model, scale = 1/√d_k)."""
+    seed = check_int(seed, "seed", minimum=0)
+    d_model = check_positive_int(d_model, "d_model")
+    if not isinstance(projections, str):
+        raise TypeError(f"projections must be a str, one of {PROJECTIONS}, got {projections!r}")
+    if projections not in PROJECTIONS:
+        raise ValueError(f"projections must be one of {PROJECTIONS}, got {projections!r}")
+    d_k = d_model if d_k is None else check_positive_int(d_k, "d_k")
+    if projections == "none" and d_k != d_model:
+        raise ValueError(f'projections="none" uses Q = K = X, so d_k is d_model = {d_model}, got d_k={d_k}')
+    return Options(
+        seed=seed,
+        d_model=d_model,
+        d_k=d_k,
+        n_layers=check_positive_int(n_layers, "n_layers"),
+        projections=projections,
+        scale=1.0 / math.sqrt(d_k) if scale is None else _positive_float(scale, "scale"),
+        steps=check_positive_int(steps, "steps"),
+        batch_size=check_positive_int(batch_size, "batch_size"),
+        learning_rate=_positive_float(learning_rate, "learning_rate"),
+    )
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False  # results may be shared through the cache: nobody may change them
+    return array
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingHistory:
+    """What happened during training, as plain numpy arrays (steps count the updates, from 0).
+
+    Per step t (before update t, on that step's batch; one column per layer in the 2-D ones):
+
+    - `loss` (steps,): the batch's mean cross-entropy; `batch_accuracy` (steps,): its share resolved right;
+    - `entropy` (steps, n_layers): the mean entropy (nats) of the attention rows of real words;
+      log(n) ≈ 2.4 is uniform attention over 11 words, 0 is one-hot;
+    - `score_gradient_norm` (steps, n_layers): ‖∂loss/∂scores‖ (Frobenius, whole batch): the
+      gradient that gets through the softmax to W_Q and W_K;
+    - `jacobian_norm` (steps, n_layers): the mean over real rows of ‖diag(a) − a·aᵀ‖ (Frobenius),
+      the softmax's Jacobian; it is 0 for one-hot rows (saturated) and largest for spread ones.
+
+    At `eval_steps` (every steps/10 updates, and after the last): `heldout_accuracy` and
+    `heldout_loss` over all the held-out sentences. At `snapshot_steps`: each layer's
+    weights on the article's sentence (`article_attention`, (snapshots, n_layers, 11, 11)) and on
+    its "wide" twin (`twin_attention`), rows and columns in the sentence's token order.
+    """
+
+    loss: np.ndarray
+    batch_accuracy: np.ndarray
+    entropy: np.ndarray
+    score_gradient_norm: np.ndarray
+    jacobian_norm: np.ndarray
+    eval_steps: np.ndarray
+    heldout_accuracy: np.ndarray
+    heldout_loss: np.ndarray
+    snapshot_steps: np.ndarray
+    article_attention: np.ndarray
+    twin_attention: np.ndarray
+
+
+def _row_statistics(fwd: Forward) -> tuple[np.ndarray, np.ndarray]:
+    """Mean entropy and mean softmax-Jacobian norm of every layer's attention rows at real words."""
+    real = fwd.batch.mask  # (B, n): rows of padding are not counted
+    entropies, jacobians = [], []
+    for layer in fwd.layers:
+        a = layer.weights  # (B, n, n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            plogp = np.where(a > 0, a * np.log(a), 0.0)
+        entropies.append((-plogp.sum(axis=-1))[real].mean())
+        a2 = (a * a).sum(axis=-1)  # ‖diag(a) − aaᵀ‖² = Σa² − 2Σa³ + (Σa²)²
+        jacobian = np.sqrt(np.maximum(a2 - 2.0 * (a**3).sum(axis=-1) + a2 * a2, 0.0))
+        jacobians.append(jacobian[real].mean())
+    return np.array(entropies), np.array(jacobians)
+
+
+class CoreferenceModel:
+    """A trained model: `tokens`, `resolve` and `attention` for any sentence of the vocabulary."""
+
+    def __init__(self, options: Options, parameters: Parameters, history: TrainingHistory) -> None:
+        self.options = options
+        self.parameters = {name: _frozen(value) for name, value in parameters.items()}
+        self.history = history
+
+    def __repr__(self) -> str:
+        return f"CoreferenceModel({self.options}, held-out accuracy {self.heldout_accuracy:.3f})"
+
+    @property
+    def heldout_accuracy(self) -> float:
+        """The share of held-out sentences whose "it" the trained model resolves right."""
+        return float(self.history.heldout_accuracy[-1])
+
+    def tokens(self, sentence: str) -> list[str]:
+        """The words the model reads (lower-case, no punctuation): the rows and columns of `attention`."""
+        return s.tokens(sentence)
+
+    def _forward(self, batch: s.Sentences) -> Forward:
+        o = self.options
+        return forward(self.parameters, batch, n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+
+    def probabilities(self, sentence: str) -> dict[str, float]:
+        """P(it = the animal) and P(it = the place), keyed by the two words."""
+        encoded = s.encode(sentence)
+        words = s.tokens(sentence)
+        p = self._forward(s.batch([sentence])).probabilities[0]
+        return {words[encoded.candidates[0]]: float(p[0]), words[encoded.candidates[1]]: float(p[1])}
+
+    def resolve(self, sentence: str) -> str:
+        """The word "it" refers to, as the model reads the sentence: its animal or its place."""
+        p = self.probabilities(sentence)
+        return max(p, key=lambda word: p[word])
+
+    def attention(self, sentence: str) -> np.ndarray:
+        """(n_layers, n, n): each layer's attention weights, rows and columns in `tokens(sentence)` order."""
+        return np.stack([layer.weights[0] for layer in self._forward(s.batch([sentence])).layers])
+
+    def attention_batch(self, batch: s.Sentences) -> np.ndarray:
+        """(n_layers, B, n, n): each layer's weights for a batch of sentences (padding keys get 0)."""
+        return np.stack([layer.weights for layer in self._forward(batch).layers])
+
+    def accuracy(self, batch: s.Sentences) -> float:
+        """The share of `batch` resolved right."""
+        predicted = self._forward(batch).probabilities.argmax(axis=1)
+        return float((predicted == batch.labels).mean())
+
+
+def _evaluate(params: Parameters, o: Options, batch: s.Sentences) -> tuple[float, float]:
+    fwd = forward(params, batch, n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+    return float((fwd.probabilities.argmax(axis=1) == batch.labels).mean()), fwd.loss
+
+
+@functools.cache
+def _train(o: Options) -> CoreferenceModel:
+    rng = np.random.default_rng(o.seed)
+    params = init_parameters(rng, d_model=o.d_model, d_k=o.d_k, n_layers=o.n_layers, projections=o.projections)
+    adam = Adam(params, learning_rate=o.learning_rate)
+    train, heldout = s.corpus(heldout=False), s.corpus(heldout=True)
+    probes = s.batch([s.ARTICLE_SENTENCE, s.ARTICLE_TWIN])
+    eval_every = max(1, o.steps // 10)
+    snapshot_steps = sorted({0, o.steps // 20, o.steps // 5, o.steps // 2, o.steps})
+    loss, batch_accuracy, entropy, score_norm, jacobian = [], [], [], [], []
+    evals: list[tuple[int, float, float]] = []
+    snapshots = []
+    order = rng.permutation(len(train))
+    cursor = 0
+    for step in range(o.steps + 1):
+        if step % eval_every == 0 or step == o.steps:
+            evals.append((step, *_evaluate(params, o, heldout)))
+        if step in snapshot_steps:
+            probe = forward(params, probes, n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+            snapshots.append(np.stack([layer.weights for layer in probe.layers], axis=1))  # (2, n_layers, n, n)
+        if step == o.steps:
+            break
+        if cursor + o.batch_size > len(train):  # a new shuffled pass over the training sentences
+            order, cursor = rng.permutation(len(train)), 0
+        rows = order[cursor : cursor + o.batch_size]
+        cursor += o.batch_size
+        fwd = forward(params, train.subset(rows), n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+        back = backward(params, fwd, projections=o.projections)
+        row_entropy, row_jacobian = _row_statistics(fwd)
+        loss.append(fwd.loss)
+        batch_accuracy.append(float((fwd.probabilities.argmax(axis=1) == fwd.batch.labels).mean()))
+        entropy.append(row_entropy)
+        jacobian.append(row_jacobian)
+        score_norm.append([float(np.sqrt((g * g).sum())) for g in back.score_grads])
+        adam.step(params, back.grads)
+    snapshot_array = np.array(snapshots)  # (snapshots, 2, n_layers, n, n)
+    history = TrainingHistory(
+        loss=_frozen(np.array(loss)),
+        batch_accuracy=_frozen(np.array(batch_accuracy)),
+        entropy=_frozen(np.array(entropy)),
+        score_gradient_norm=_frozen(np.array(score_norm)),
+        jacobian_norm=_frozen(np.array(jacobian)),
+        eval_steps=_frozen(np.array([e[0] for e in evals])),
+        heldout_accuracy=_frozen(np.array([e[1] for e in evals])),
+        heldout_loss=_frozen(np.array([e[2] for e in evals])),
+        snapshot_steps=_frozen(np.array(snapshot_steps)),
+        article_attention=_frozen(np.ascontiguousarray(snapshot_array[:, 0])),
+        twin_attention=_frozen(np.ascontiguousarray(snapshot_array[:, 1])),
+    )
+    return CoreferenceModel(o, params, history)
+
+
+def train_coreference(seed: Any = 0, **options: Any) -> CoreferenceModel:
+    """Train the model (see `qkv.learning`) and return it with its `history`.
+
+    A pure function of its arguments: the same arguments give the same bits on one machine (float64,
+    one seeded numpy Generator for the initialisation and the batches). A second call with the same
+    arguments in one process returns the same, read-only, model.
+
+    Options (keyword-only): d_model=24, d_k=d_model, n_layers=2, projections="separate" ("tied":
+    W_Q = W_K; "none": Q = K = V = X), scale=1/√d_k, steps=300, batch_size=64, learning_rate=0.01.
+    """
+    return _train(make_options(seed, **options))
