@@ -31,7 +31,9 @@ CORRECTIONS = (
 )
 
 # The segmenting function in the minified worker (its name is the minifier's): for the tests, which run it.
-SEGMENT_FUNCTION = re.compile(r'function (\w+)\(t,e\)\{let r=new Set,n=new Uint16Array\(t\.length\);.*?return r\.has\(""\)\?new Set\(\[t\]\):r\}')
+SEGMENT_FUNCTION = re.compile(
+    r'function (\w+)\(t,e\)\{let r=new Set,n=new Uint16Array\(t\.length\);.*?return r\.has\(""\)\?new Set\(\[t\]\):r\}'
+)
 
 
 class MaterialChanged(RuntimeError):
@@ -61,7 +63,9 @@ def check() -> None:
     """Stop when Material is not the pinned version or its worker lacks the code `correct_worker` corrects."""
     installed = version("mkdocs-material")
     if installed != PINNED:
-        raise MaterialChanged(f"mkdocs-material {installed} is installed; qkv_site.material_search is written for {PINNED} (pyproject.toml pins it)")
+        raise MaterialChanged(
+            f"mkdocs-material {installed} is installed; qkv_site.material_search is written for {PINNED} (pyproject.toml pins it)"
+        )
     worker = theme_worker()
     if not worker.is_file():
         raise MaterialChanged(f"mkdocs-material {PINNED} has no search worker at {worker}")

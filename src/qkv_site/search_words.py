@@ -53,7 +53,9 @@ def words_to_keep_whole(terms: list[str] | None = None) -> list[str]:
     kept = []
     for word in terms:
         pieces = list(tokenizer.cut(word))
-        if len(word) > 1 and (any(len(piece) == 1 for piece in pieces) or not any(piece != word and piece in terms for piece in pieces)):
+        breaks_off_a_character = any(len(piece) == 1 for piece in pieces)
+        made_of_other_terms = any(piece != word and piece in terms for piece in pieces)
+        if len(word) > 1 and (breaks_off_a_character or not made_of_other_terms):
             kept.append(word)
     return kept
 
