@@ -38,7 +38,8 @@ from qkv_site.search_words import write_user_dictionary
 ENGLISH = "en/"
 # An exercise practises the sections of its page: a search lands on the explanation first (Material
 # multiplies a section's score by its index entry's ``boost``, the field its ``search.boost`` front
-# matter sets for a whole page). Exercise sections are those with the anchors the README's recipe gives.
+# matter sets for a whole page; qkv_site.material_search checks the worker reads it). Exercise sections
+# are those with the anchors the README's recipe gives.
 EXERCISE_BOOST = 0.5
 _EXERCISE = re.compile(r"#exercises?(?:-\d+)?$")
 # Material's own pipeline for English (partials/languages/en.html): no stemmer, since Material searches

@@ -114,6 +114,10 @@ def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
         assert solutions, f"the {lang} worked example has no folded solution to look for"
         indexed = [text for text in solutions if text[:16] in texts]
         assert not indexed, f"the {lang} index holds folded solutions: {indexed[:2]}"
+        docs = index(site, lang)["docs"]
+        exercises = [doc for doc in docs if re.search(r"#exercises?(-\d+)?$", doc["location"])]
+        assert exercises and all(doc.get("boost") == 0.5 for doc in exercises), f"{lang}: exercise sections weigh as much as the rest"
+        assert all("boost" not in doc for doc in docs if doc not in exercises), f"{lang}: a section other than an exercise has a boost"
     chinese = [doc["text"] for doc in index(site, "zh")["docs"]]
     assert any("\u200b自注意力\u200b" in text for text in chinese), "jieba cut 自注意力 in the index (the user dictionary was not used)"
     worker = (site / material_search.WORKER).read_text(encoding="utf-8")

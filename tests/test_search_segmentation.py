@@ -88,3 +88,12 @@ def test_correcting_the_built_worker_twice_changes_nothing(tmp_path) -> None:
     once = material_search.correct_worker(tmp_path).read_text(encoding="utf-8")
     assert material_search.correct_worker(tmp_path).read_text(encoding="utf-8") == once
     assert all(right in once and wrong not in once for wrong, right in material_search.CORRECTIONS)
+
+
+def test_a_worker_that_ignores_an_entrys_boost_stops_the_build(monkeypatch, tmp_path) -> None:
+    worker = tmp_path / "search.min.js"
+    source = material_search.theme_worker().read_text(encoding="utf-8")
+    worker.write_text(source.replace(material_search.READS_BOOST, "for(let o of r)this.add(o)"), encoding="utf-8")
+    monkeypatch.setattr(material_search, "theme_worker", lambda: worker)
+    with pytest.raises(material_search.MaterialChanged, match="boost"):
+        material_search.check()

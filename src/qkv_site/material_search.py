@@ -9,8 +9,12 @@ looked up and its last character never belongs to a word: 缩放 is searched as 
 (``q < query.length - 1``). Material offers no option for this, so the built site's copy of the
 worker is corrected: both bounds reach the end of the query. Nothing else in the worker changes.
 
+hooks/search_index.py also gives an index entry a ``boost`` (exercise sections weigh less): the worker
+adds each entry to lunr with it (``this.add(doc, { boost: doc.boost })``), which Material's own
+``search.boost`` front matter relies on; `check` makes sure the worker still does (``READS_BOOST``).
+
 `check` runs when the build starts: it stops the build, naming what it missed, when the installed
-Material is not the pinned version or its worker no longer holds the code that is corrected.
+Material is not the pinned version or its worker no longer holds the code that is corrected or read.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ CORRECTIONS = (
     # a word that starts at the query's last character is kept too
     ("n[a]&&a<t.length-1&&(i[s++]=a)", "n[a]&&a<t.length&&(i[s++]=a)"),
 )
+# The worker adds every index entry with its boost.
+READS_BOOST = "for(let o of r)this.add(o,{boost:o.boost})"
 
 # The segmenting function in the minified worker (its name is the minifier's): for the tests, which run it.
 SEGMENT_FUNCTION = re.compile(
@@ -60,7 +66,7 @@ def corrected(source: str, where: str = "Material's search worker") -> str:
 
 
 def check() -> None:
-    """Stop when Material is not the pinned version or its worker lacks the code `correct_worker` corrects."""
+    """Stop when Material is not the pinned version or its worker lacks the code corrected or read here."""
     installed = version("mkdocs-material")
     if installed != PINNED:
         raise MaterialChanged(
@@ -69,7 +75,10 @@ def check() -> None:
     worker = theme_worker()
     if not worker.is_file():
         raise MaterialChanged(f"mkdocs-material {PINNED} has no search worker at {worker}")
-    corrected(worker.read_text(encoding="utf-8"), str(worker))
+    source = worker.read_text(encoding="utf-8")
+    corrected(source, str(worker))
+    if READS_BOOST not in source:
+        raise MaterialChanged(f"{worker} no longer holds {READS_BOOST!r}: an index entry's boost may be ignored")
 
 
 def correct_worker(site_dir: Path) -> Path:
