@@ -7,11 +7,17 @@
   the slowest step of a rebuild: views are kept in ``.cache/search-view/``, keyed by the page's HTML,
   in a folder per `qkv_site.build_cache.process_digest` (a change to the code that makes them starts
   a new folder and deletes the old one).
+- Chinese is cut into words by jieba (in Material's plugin); `qkv_site.search_words` writes jieba's
+  user dictionary from the site's terms into ``.cache/search/`` and hands it to Material's
+  ``jieba_dict_user`` option. The browser's copy of Material's search worker is corrected to cut a
+  Chinese query into the same words (`qkv_site.material_search`, checked at start-up).
 - mkdocs-static-i18n merges both languages into one ``search/search_index.json``, so a search on an
   English page counted (and listed) the Chinese pages too. After the last build, the index is split:
   the Chinese pages stay in ``search/``, the English ones move to ``en/search/`` with their locations
   relative to ``en/``, and every English page points Material (its ``__config`` ``base``, which Material
-  reads the index and resolves the results' links from) at ``en/``.
+  reads the index and resolves the results' links from) at ``en/``. The English index gets Material's
+  English pipeline (``ENGLISH_PIPELINE``), the Chinese one keeps the configured one; in both, exercise
+  sections weigh less (``EXERCISE_BOOST``).
 """
 
 from __future__ import annotations
@@ -24,10 +30,21 @@ from pathlib import Path
 
 from mkdocs.plugins import CombinedEvent, event_priority
 
+from qkv_site import material_search
 from qkv_site.build_cache import process_digest
 from qkv_site.search_text import search_view
+from qkv_site.search_words import write_user_dictionary
 
 ENGLISH = "en/"
+# An exercise practises the sections of its page: a search lands on the explanation first (Material
+# multiplies a section's score by its index entry's ``boost``, the field its ``search.boost`` front
+# matter sets for a whole page; qkv_site.material_search checks the worker reads it). Exercise sections
+# are those with the anchors the README's recipe gives.
+EXERCISE_BOOST = 0.5
+_EXERCISE = re.compile(r"#exercises?(?:-\d+)?$")
+# Material's own pipeline for English (partials/languages/en.html): no stemmer, since Material searches
+# every query word as a prefix (``scaling*``), which an index of stems (``scale``) never holds.
+ENGLISH_PIPELINE = ["stopWordFilter"]
 _ORIGINAL = "_qkv_html_before_search"
 _CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL)
 
@@ -39,8 +56,25 @@ def _is_english(page) -> bool:
 _views: dict = {"folder": None}
 
 
+def _search_plugin(config):
+    for name in ("material/search", "search"):
+        if name in config.plugins:
+            return config.plugins[name]
+    raise ValueError("mkdocs.yml: Material's search plugin is not configured; the search hook needs it")
+
+
+@event_priority(50)  # before Material's search plugin reads its jieba_dict_user option
 def on_config(config, **kwargs):
-    views = Path(config.config_file_path).resolve().parent / ".cache" / "search-view"
+    material_search.check()
+    root = Path(config.config_file_path).resolve().parent
+    search = _search_plugin(config)
+    dictionary = root / ".cache" / "search" / "jieba-user-dict.txt"
+    if search.config.jieba_dict_user not in (None, str(dictionary)):
+        raise ValueError(f"mkdocs.yml sets the search plugin's jieba_dict_user ({search.config.jieba_dict_user}); "
+                         "the search hook makes that dictionary from the site's terms (qkv_site.search_words)")
+    write_user_dictionary(dictionary)
+    search.config.jieba_dict_user = str(dictionary)
+    views = root / ".cache" / "search-view"
     current = views / process_digest()[:16]
     if views.is_dir():  # views made by other code can never be used again
         for stale in views.iterdir():
@@ -92,10 +126,15 @@ def on_post_build(config, **kwargs) -> None:
     site = Path(config.site_dir)
     path = site / "search" / "search_index.json"
     index = json.loads(path.read_text(encoding="utf-8"))
+    for doc in index["docs"]:
+        if _EXERCISE.search(doc["location"]):
+            doc["boost"] = doc.get("boost", 1) * EXERCISE_BOOST
     chinese = [doc for doc in index["docs"] if not doc["location"].startswith(ENGLISH)]
     english = [{**doc, "location": doc["location"][len(ENGLISH):]} for doc in index["docs"] if doc["location"].startswith(ENGLISH)]
     _write(path, {**index, "docs": chinese})
-    _write(site / ENGLISH / "search" / "search_index.json", {**index, "config": {**index["config"], "lang": ["en"]}, "docs": english})
+    english_config = {**index["config"], "lang": ["en"], "pipeline": ENGLISH_PIPELINE}
+    _write(site / ENGLISH / "search" / "search_index.json", {**index, "config": english_config, "docs": english})
+    material_search.correct_worker(site)
 
 
 def _write(path: Path, index: dict) -> None:

@@ -95,3 +95,30 @@ def test_result_count_matches_the_list(browser, server: SiteServer, lang: str, q
         assert not shown, f"{query!r} on a {lang} page shows {shown} in the results"
         assert not any("\\" in title or "$" in title for title in results["titles"]), f"result titles with TeX: {results['titles']}"
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
+    from bs4 import BeautifulSoup
+
+    from qkv_site import material_search
+    from site_pages import built_path
+
+    for lang in ("zh", "en"):
+        config = index(site, lang)["config"]
+        assert "stemmer" not in config["pipeline"], f"the {lang} index stems its words, which Material's prefix queries never match"
+        assert re.search(config["separator"], "scaling,") and re.search(config["separator"], "Attention（"), config["separator"]
+        texts = "".join(doc["title"] + doc["text"] for doc in index(site, lang)["docs"]).replace("\u200b", "")
+        page = BeautifulSoup(built_path(site, "worked-example.md", lang).read_text(encoding="utf-8"), "html.parser")
+        solutions = [p.get_text("", strip=True) for p in page.select("details.success p")
+                     if len(p.get_text(strip=True)) > 20 and not p.select(".arithmatex, mjx-container, math, code")]
+        assert solutions, f"the {lang} worked example has no folded solution to look for"
+        indexed = [text for text in solutions if text[:16] in texts]
+        assert not indexed, f"the {lang} index holds folded solutions: {indexed[:2]}"
+        docs = index(site, lang)["docs"]
+        exercises = [doc for doc in docs if re.search(r"#exercises?(-\d+)?$", doc["location"])]
+        assert exercises and all(doc.get("boost") == 0.5 for doc in exercises), f"{lang}: exercise sections weigh as much as the rest"
+        assert all("boost" not in doc for doc in docs if doc not in exercises), f"{lang}: a section other than an exercise has a boost"
+    chinese = [doc["text"] for doc in index(site, "zh")["docs"]]
+    assert any("\u200b自注意力\u200b" in text for text in chinese), "jieba cut 自注意力 in the index (the user dictionary was not used)"
+    worker = (site / material_search.WORKER).read_text(encoding="utf-8")
+    assert all(right in worker for _, right in material_search.CORRECTIONS), "the built site's search worker is Material's uncorrected one"

@@ -37,16 +37,18 @@ def test_a_code_tab_goes_and_its_result_stays() -> None:
     assert "print(display(" not in view and "结果" not in view and "代码" not in view
 
 
-def test_how_a_section_is_computed_and_the_figure_code_link_go() -> None:
+def test_how_a_section_is_computed_the_figure_code_link_and_a_solution_go() -> None:
     html = (
         '<p>权重是 64%。</p><details class="example"><summary>这一节是怎么算的</summary>'
         '<div class="highlight"><pre><code>print(weights.round(2))</code></pre></div></details>'
         '<figure><figcaption>热力图。 <a class="figure-source" href="https://example.org/x.py">绘图代码</a></figcaption></figure>'
+        '<h3 id="exercise-1">练习 1：减去最大值</h3><p>为什么结果不变？</p>'
         '<details class="success"><summary>解答</summary><p>每行减去最大值。</p></details>'
     )
     view = search_view(html)
-    assert "权重是 64%。" in view and "热力图。" in view and "每行减去最大值。" in view  # an exercise's solution stays
+    assert "权重是 64%。" in view and "热力图。" in view and "为什么结果不变？" in view  # an exercise's question stays
     assert "这一节是怎么算的" not in view and "print(weights" not in view and "绘图代码" not in view
+    assert "解答" not in view and "每行减去最大值。" not in view  # its folded solution is not the page's text
 
 
 def test_a_plain_code_block_stays() -> None:

@@ -44,6 +44,12 @@ TERMS: tuple[Term, ...] = (
     Term("GQA", "分组查询注意力", "grouped-query attention", "每组头共用一组 K/V", "Each group of heads shares one set of keys and values", r"GQA"),
 )
 
+# Words a learner types into the search box besides the glossary's Chinese names: with those names,
+# the site's Chinese terms (qkv_site.search_words decides which of them jieba must be told to keep whole).
+SEARCH_WORDS: tuple[str, ...] = (
+    "点积", "缩放", "子空间", "投影", "复杂度", "多头", "掩码", "方差", "在线", "分块", "归一化", "对称",
+)
+
 # A term is a whole word: no Latin letter, digit, underscore or hyphen touches it on either side
 # (Chinese characters may: the pages put a space there, but the article does not always).
 _BEFORE, _AFTER = r"(?<![A-Za-z0-9_-])", r"(?![A-Za-z0-9_-])"

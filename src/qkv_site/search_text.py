@@ -4,8 +4,11 @@ Material's search plugin indexes a page's HTML as it is, so formulas reached the
 typeset, as SVG and MathML) and the “代码 / Code” tab of every computed result as Python. `search_view`
 returns the HTML the index should read instead: an inline formula becomes plain text (``√dₖ``), a
 display formula, an SVG, a build-code tab, a folded “这一节是怎么算的 / How this section is computed”
-block (``??? example``: the code that computed a section's numbers) and a caption's “绘图代码 / Figure
-code” link go, everything else stays as it is (a reader's own code block, an exercise's solution).
+block (``??? example``: the code that computed a section's numbers), an exercise's folded solution
+(``??? success``: the reader opens it after trying, it is not the page's text, and a search that matched
+it would rank the exercise above the section it practises and show the answer in the snippet) and a
+caption's “绘图代码 / Figure code” link go; everything else stays as it is (a reader's own code block,
+an exercise's question).
 
 >>> search_view('<h2 id="s">Scale by <span class="arithmatex">\\\\(\\\\sqrt{d_k}\\\\)</span></h2>')
 '<h2 id="s">Scale by √dₖ</h2>'
@@ -26,6 +29,8 @@ MATH = ".arithmatex, mjx-container, math, .katex, .MathJax"
 TEX_IN_TEXT = ".jp-RenderedMarkdown, .jp-MarkdownOutput"
 _DISPLAY_TEX = re.compile(r"\$\$.+?\$\$|\\\[.+?\\\]|\\begin\{(\w+\*?)\}.+?\\end\{\1\}", re.DOTALL)
 _INLINE_TEX = re.compile(r"\\\(.+?\\\)|(?<![\\$])\$[^$\n]+?\$", re.DOTALL)
+# What the index never reads: the folded build code, an exercise's folded solution, a figure's code link.
+FOLDED_OUT = "details.example, details.success, a.figure-source"
 # Where a typeset formula keeps its TeX source, if it does.
 TEX_ATTRIBUTES = ("data-tex", "data-latex", "alttext", "aria-label")
 
@@ -125,8 +130,8 @@ def search_view(html: str) -> str:
     soup = BeautifulSoup(html, "html.parser")
     for tab in _code_tabs(soup):
         tab.decompose()
-    for build_code in soup.select("details.example, a.figure-source"):
-        build_code.decompose()
+    for folded in soup.select(FOLDED_OUT):
+        folded.decompose()
     for element in soup.select(MATH):
         if element.decomposed or element.find_parent(lambda tag: tag is not element and tag.name in ("math", "mjx-container") or "arithmatex" in (tag.get("class") or [])):
             continue
