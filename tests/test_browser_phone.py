@@ -82,7 +82,8 @@ def test_formulas_in_tables_are_as_large_as_the_text_on_a_phone(browser, server:
 # ---- the notebook's display formulas ----
 
 # Each display formula's scroll box, and the first ancestor that clips what overflows it.
-NOTEBOOK_FORMULAS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper div.arithmatex")].filter((box) => box.querySelector("mjx-container")).map((box) => {
+NOTEBOOK_FORMULAS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper div.arithmatex:has(mjx-container)")]
+  .map((box) => {
   const own = box.getBoundingClientRect();
   let clip = null;
   for (let e = box.parentElement; e && e !== document.body; e = e.parentElement) {
@@ -99,7 +100,9 @@ NOTEBOOK_FORMULAS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_notebook_display_formulas_are_whole_and_reachable_by_keyboard(browser, server: SiteServer, lang: str, viewport: dict) -> None:
+def test_notebook_display_formulas_are_whole_and_reachable_by_keyboard(
+    browser, server: SiteServer, lang: str, viewport: dict
+) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     with LocalOnly(browser, server, viewport=viewport, color_scheme="light") as tab:
@@ -147,14 +150,14 @@ def test_the_playground_keeps_its_numbers_after_a_scroll(browser, server: SiteSe
         page.locator(CELL).fill("7")
         page.locator('input[data-role="causal"]').check()
         assert playground_state(page).get("x", [""])[0].startswith("7,"), page.url
-        # Scroll as a reader does, until Material's tracking writes a section into the address
+        # Scroll as a reader does, until Material's tracking writes the section (#try-it) into the address
         # (it ignores the first pause after the page loads: keep scrolling; see test_browser_tracking.py).
         wait_until(page, """() => {
-            if (/^#[a-z-]+$/.test(location.hash)) return true;
+            if (location.hash === "#try-it") return true;
             window.nudge = window.nudge === 10 ? 11 : 10;
-            window.scrollBy(0, document.getElementById("notes").getBoundingClientRect().top - window.nudge);
+            window.scrollBy(0, document.getElementById("try-it").getBoundingClientRect().top - window.nudge);
             return false;
-          }""", "Material's tracking to write a section into the address", polling=400)
+          }""", "Material's tracking to write #try-it into the address", polling=400)
         state = playground_state(page)
         assert state.get("x", [""])[0].startswith("7,") and state.get("m") == ["1"], f"the state left the address: {page.url}"
         page.reload(wait_until="load")
@@ -224,7 +227,8 @@ def test_radios_and_the_checkbox_show_a_focus_ring(browser, server: SiteServer, 
                 seen[role] = page.evaluate(RING_JS, page.evaluate_handle("() => document.activeElement"))
         assert set(seen) == {"scaling", "causal"}, f"Tab did not reach the radios and the checkbox: {seen}"
         for role, ring in seen.items():
-            assert ring["visible"] and ring["style"] not in ("none", "hidden") and ring["width"] >= 2, f"{role} ({scheme}): no visible ring: {ring}"
+            drawn = ring["visible"] and ring["style"] not in ("none", "hidden") and ring["width"] >= 2
+            assert drawn, f"{role} ({scheme}): no visible ring: {ring}"
             ratio = _contrast(ring["colour"], ring["background"])
             assert ratio >= 3, f"{role} ({scheme}): the ring is {ratio:.2f}:1 on the page (WCAG 1.4.11 asks 3:1)"
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"

@@ -139,7 +139,8 @@ def labels_on_lines(name: str, lang: str, scheme: str) -> list[str]:
     px = DPI / 72
     found = []
     for ax in fig.axes:
-        boxes = [(repr(t.get_text()), t.get_window_extent(renderer)) for t in ax.texts if t.get_visible() and t.get_text().strip()]
+        texts = [t for t in ax.texts if t.get_visible() and t.get_text().strip()]
+        boxes = [(repr(t.get_text()), t.get_window_extent(renderer)) for t in texts]
         if ax.get_legend() is not None:
             boxes.append(("the legend", ax.get_legend().get_window_extent(renderer)))
         for line in ax.get_lines():
