@@ -1,5 +1,6 @@
 """Figure text is legible in both schemes: 4.5:1 on what lies behind it, at least 11 px on a phone,
-and a heatmap whose colour grows stronger with the weight, as the captions say."""
+no label or legend on a plotted line, and a heatmap whose colour grows stronger with the weight, as
+the captions say."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from functools import cache
 from unittest import mock
 
 import matplotlib
+import matplotlib.figure
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import rgb_to_hsv, to_hex, to_rgb
+from matplotlib.path import Path
 from matplotlib.text import Text
 
 from qkv_site.figures.labels import LANGUAGES
@@ -117,3 +120,62 @@ def test_more_attention_is_always_a_stronger_colour(scheme: str) -> None:
     saturation = [rgb_to_hsv(to_rgb(c))[1] for c in steps]
     assert all(b > a for a, b in zip(against_page, against_page[1:])), against_page
     assert all(b > a for a, b in zip(saturation, saturation[1:])), saturation
+
+
+def labels_on_lines(name: str, lang: str, scheme: str) -> list[str]:
+    """Every text and legend of a figure's axes that a plotted line (or one of its markers) runs into.
+
+    The boxes are matplotlib's own, from the renderer that drew the figure; a line counts as in a
+    box when its path, widened by half its line width, enters the box (shrunk by 1 px: a label
+    set just beside a line may touch it), and a marker when its disc reaches the box.
+    """
+    theme = THEMES[scheme]
+    with matplotlib.rc_context(rc(theme)):
+        fig = FIGURES[name](theme, lang)
+        fig.set_dpi(DPI)
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        renderer = canvas.get_renderer()
+    px = DPI / 72
+    found = []
+    for ax in fig.axes:
+        texts = [t for t in ax.texts if t.get_visible() and t.get_text().strip()]
+        boxes = [(repr(t.get_text()), t.get_window_extent(renderer)) for t in texts]
+        if ax.get_legend() is not None:
+            boxes.append(("the legend", ax.get_legend().get_window_extent(renderer)))
+        for line in ax.get_lines():
+            if not line.get_visible():
+                continue
+            points = line.get_transform().transform(line.get_xydata())
+            points = points[np.isfinite(points).all(axis=1)]
+            stroked = line.get_linestyle() not in ("None", "none", "", " ") and len(points) > 1
+            marked = line.get_marker() not in (None, "None", "none", "", " ")
+            for label, box in boxes:
+                inner = box.padded(-1)
+                crosses = stroked and Path(points).intersects_bbox(inner.padded(line.get_linewidth() * px / 2), filled=False)
+                covers = marked and any(inner.padded(line.get_markersize() * px / 2).contains(x, y) for x, y in points)
+                if crosses or covers:
+                    found.append(f"{label} lies on the line {line.get_label()!r}")
+    return found
+
+
+def test_the_overlap_check_sees_a_label_on_a_line() -> None:
+    # The check itself, on a figure made to fail: a legend over a line, a label across another.
+    def crowded(theme, lang):
+        fig = matplotlib.figure.Figure(figsize=(4, 3))
+        ax = fig.add_subplot()
+        ax.plot([0, 1], [0, 1], label="rising")
+        ax.plot([0, 1], [0.9, 0.9], label="flat")
+        ax.text(0.5, 0.5, "on the diagonal", ha="center", va="center")
+        ax.legend(loc="upper left")
+        return fig
+
+    with mock.patch.dict(FIGURES, {"crowded": crowded}):
+        found = labels_on_lines("crowded", "en", "light")
+    assert "'on the diagonal' lies on the line 'rising'" in found and "the legend lies on the line 'flat'" in found, found
+
+
+@pytest.mark.parametrize(("name", "lang", "scheme"), CASES)
+def test_no_label_or_legend_lies_on_a_line(name: str, lang: str, scheme: str) -> None:
+    found = labels_on_lines(name, lang, scheme)
+    assert not found, f"{name} ({lang}, {scheme}):\n" + "\n".join(found)

@@ -1,6 +1,8 @@
-// Open a figure large: click, tap, Enter or Space on a figure shows it in a full-window dialog, at
-// least 56rem wide (on a phone the reader pans around it), in the variant of the current colour
-// scheme. Escape, the close button or a click on the picture closes it and gives focus back.
+// Open a figure large: click, tap, Enter or Space on a figure shows it in a full-window dialog, in
+// the variant of the current colour scheme: on a wide screen as large as fits the window, on a
+// phone at least 56rem wide (the reader pans around it). The close button sits in a bar of its
+// own above the picture, a full-size target that covers none of it. Escape, the close button or a
+// click on the picture closes it and gives focus back.
 (function () {
   var english = document.documentElement.lang === "en";
   var words = english
@@ -16,7 +18,15 @@
   close.textContent = words.close;
   var picture = document.createElement("img"); // in the dialog from the first opening on (an img
   picture.className = "qkv-zoom__image"; //       without a picture would count as a broken image)
-  dialog.append(close);
+  picture.addEventListener("load", function () { // its shape, so that CSS can fit it in the window
+    if (picture.naturalWidth && picture.naturalHeight) {
+      dialog.style.setProperty("--qkv-zoom-ratio", String(picture.naturalWidth / picture.naturalHeight));
+    }
+  });
+  var bar = document.createElement("div");
+  bar.className = "qkv-zoom__bar";
+  bar.append(close);
+  dialog.append(bar);
   document.body.appendChild(dialog);
 
   var opener = null;

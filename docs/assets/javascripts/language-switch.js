@@ -3,11 +3,13 @@
 
 // 1. Keep the reader's place. The selector drops the "#section" part of the URL; heading ids are
 //    identical in docs/zh and docs/en by design ({ #same-id }), so carry the hash over on click.
+//    The query goes along too: the playground keeps the reader's numbers there (?p=…&x=…).
 function carryHash(event) {
   var link = event.target instanceof Element && event.target.closest("a.md-select__link[hreflang]");
   if (!link) return;
   if (!link.dataset.page) link.dataset.page = link.getAttribute("href"); // Material's own href
   var url = new URL(link.dataset.page, location.href);
+  url.search = location.search; // "" when there is none
   url.hash = location.hash; // "" when there is none (e.g. after going back to the top)
   link.href = url.href; // set before the browser follows the link
 }

@@ -88,7 +88,7 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "naive": {"zh": "普通注意力（存下 $n \\times n$ 矩阵）", "en": "Ordinary attention (keeps $n \\times n$)"},
         "tiled": {"zh": "分块注意力（块大小 {block}）", "en": "Tiled attention (blocks of {block})"},
         "matrix": {"zh": "一个 $n \\times n$ 的 float32 矩阵", "en": "One $n \\times n$ float32 matrix"},
-        "ratio": {"zh": "$n$ = {n}：分块只用\n{tiled}，是 {naive} 的 {ratio}", "en": "$n$ = {n}: tiled needs\n{tiled}, {ratio} of {naive}"},
+        "ratio": {"zh": "$n$ = {n}：\n分块只用 {tiled}，\n是 {naive} 的 {ratio}", "en": "$n$ = {n}:\ntiled needs {tiled},\n{ratio} of {naive}"},
     },
     "attention_time": {
         "title": {"zh": "实测：一次注意力计算的时间\n（$d = {d}$，float32，CPU）", "en": "Measured: time of one attention call\n($d = {d}$, float32, CPU)"},

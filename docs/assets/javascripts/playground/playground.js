@@ -76,9 +76,15 @@ function fromPreset(name, preset) {
 
 const dims = (s) => ({ n: s.x.length, dModel: s.x[0].length, dK: s.w_q[0].length, dV: s.w_v[0].length });
 
-// ---- the shareable URL: #p=article&t=I,love&x=1,0,1,0;0,1,0,1&q=…&k=…&v=…&s=sqrt_d_k&m=0 ----
+// ---- the shareable URL: ?p=article&t=I,love&x=1,0,1,0;0,1,0,1&wq=…&wk=…&wv=…&s=sqrt_d_k&m=0 ----
+// The state lives in the query, not the hash: Material's navigation.tracking rewrites the hash to
+// the section in view (#try-it) whenever the reader scrolls, and a reload or a language switch
+// would then lose the edits. The weights are wq, wk and wv there: Material reads ?q= as a search
+// to open (and ?h= as words to highlight). Links made before, with the state in the hash and the
+// weights as q, k and v, are still read (and moved into the query at once).
 
-const KEYS = { x: "x", w_q: "q", w_k: "k", w_v: "v" };
+const KEYS = { x: "x", w_q: "wq", w_k: "wk", w_v: "wv" };
+const OLD_KEYS = { wq: "q", wk: "k", wv: "v" }; // the weights' keys in links made before
 
 function encodeState(s) {
   const table = (m) => m.map((row) => row.map(encodeURIComponent).join(",")).join(";");
@@ -88,18 +94,30 @@ function encodeState(s) {
   return parts.join("&");
 }
 
-/** true when the hash is meant to be a shared state (not, say, a heading's anchor). */
-const isStateHash = (hash) => /(^#?|&)(p|t|x|q|k|v|s|m)=/.test(hash);
+/** true when a query or hash is meant to be a shared state (not, say, a heading's anchor). */
+const isStateHash = (hash) => /(^[#?]?|&)(p|t|x|wq|wk|wv|q|k|v|s|m)=/.test(hash);
+
+/** Where the address keeps a state: a hash that holds one (an older link), else the query. */
+const stateInAddress = () => (isStateHash(location.hash) ? location.hash : location.search);
+
+/** The address with `state` in its query, and without a state in its hash (a section's anchor stays). */
+function addressWith(state) {
+  const url = new URL(location.href);
+  url.search = `?${state}`;
+  if (isStateHash(url.hash)) url.hash = "";
+  return url.href;
+}
 
 function decodeState(hash, limits, presets) {
-  const fields = Object.fromEntries(hash.replace(/^#/, "").split("&").map((p) => p.split(/=(.*)/s, 2)));
-  if (!fields.x || !fields.q || !fields.k || !fields.v) return null;
+  const fields = Object.fromEntries(hash.replace(/^[#?]/, "").split("&").map((p) => p.split(/=(.*)/s, 2)));
+  for (const [key, old] of Object.entries(OLD_KEYS)) fields[key] ??= fields[old];
+  if (!fields.x || !fields.wq || !fields.wk || !fields.wv) return null;
   try {
     const list = (t) => t.split(",").map(decodeURIComponent);
     const table = (t) => t.split(";").map(list);
     const s = {
       preset: presets[decodeURIComponent(fields.p ?? "")] ? decodeURIComponent(fields.p) : "article",
-      tokens: list(fields.t ?? ""), x: table(fields.x), w_q: table(fields.q), w_k: table(fields.k), w_v: table(fields.v),
+      tokens: list(fields.t ?? ""), x: table(fields.x), w_q: table(fields.wq), w_k: table(fields.wk), w_v: table(fields.wv),
       scaling: SCALINGS.includes(fields.s) ? fields.s : "sqrt_d_k", causal: fields.m === "1",
     };
     const { n, dModel, dK, dV } = dims(s);
@@ -174,9 +192,10 @@ class Playground {
     this.data = data;
     this.compact = root.hasAttribute("data-compact");
     this.t = STRINGS[document.documentElement.lang.startsWith("en") ? "en" : "zh"];
-    const restored = this.compact ? null : decodeState(location.hash, data.limits, data.presets);
+    const restored = this.compact ? null : decodeState(stateInAddress(), data.limits, data.presets);
     this.state = restored ?? fromPreset("article", data.presets.article);
-    this.badLink = !this.compact && !restored && isStateHash(location.hash);
+    this.badLink = !this.compact && !restored && isStateHash(stateInAddress());
+    if (restored && isStateHash(location.hash)) this.remember(); // an older link: into the query before a scroll rewrites the hash
     root.setAttribute("role", "region");
     root.setAttribute("aria-label", this.t.region);
     root.addEventListener("input", (e) => this.onInput(e));
@@ -190,10 +209,19 @@ class Playground {
     this.build();
   }
 
+  // A state link opened on this page (its hash changed): show it. Any other hash (a section's
+  // anchor, Material's tracking) leaves the state alone.
   restore() {
+    if (!isStateHash(location.hash)) return;
     const s = decodeState(location.hash, this.data.limits, this.data.presets);
     if (s && encodeState(s) !== encodeState(this.state)) { this.state = s; this.badLink = false; this.build(); }
-    else if (!s && isStateHash(location.hash)) { this.badLink = true; this.build(); }
+    else if (!s) { this.badLink = true; this.build(); }
+    if (s) this.remember();
+  }
+
+  // The state into the address (its query), so that a reload, a copied link or the language switch keeps it.
+  remember() {
+    history.replaceState(history.state, "", addressWith(encodeState(this.state)));
   }
 
   // Everything that changes the shape of a matrix rebuilds the inputs; typing only recomputes.
@@ -297,7 +325,7 @@ class Playground {
     this.tokens = tokens;
     this.markScrollable();
     const full = this.root.querySelector('[data-role="full"]');
-    if (full) full.href = `${this.root.dataset.full ?? "../playground/"}#${encodeState(s)}`;
+    if (full) full.href = `${this.root.dataset.full ?? "../playground/"}?${encodeState(s)}`;
   }
 
   // A matrix too wide for its box scrolls inside it; one with nothing focusable in it gets a tab
@@ -342,7 +370,7 @@ class Playground {
     this.say("");
     if (this.badLink) { this.badLink = false; this.root.querySelector('[data-role="bad-link"]')?.remove(); }
     if (rebuild) this.build(); else this.update();
-    if (!this.compact) history.replaceState(null, "", `#${encodeState(this.state)}`);
+    if (!this.compact) this.remember();
   }
 
   onInput(e) {
@@ -395,7 +423,7 @@ class Playground {
       this.changed(true);
       this.root.querySelector('[data-role="add"]')?.focus();
     } else if (role === "share") {
-      history.replaceState(null, "", `#${encodeState(s)}`);
+      this.remember();
       const say = (message) => this.say(message, STATUS_MS);
       navigator.clipboard?.writeText(location.href).then(() => say(this.t.copied), () => say(this.t.copyFailed)) ?? say(this.t.copyFailed);
     }

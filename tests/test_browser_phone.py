@@ -1,0 +1,245 @@
+"""The site on a 375 px phone and by keyboard: formulas in tables keep the size of the text around
+them (the table scrolls instead), the notebook's display formulas are whole and reachable by
+keyboard, the playground keeps the reader's numbers when Material's tracking rewrites the address,
+its radios and checkbox show a focus ring, and the 404 page's language menu leads home."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from browser_support import READY_JS, LocalOnly, SiteServer
+from conftest import SITE_URL
+from site_pages import page_url
+
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 1280, "height": 900}
+TABLE_PAGES = ["complexity.md", "worked-example.md", "why-three-matrices.md", "why-sqrt-dk.md"]
+CASES = [("zh", "light"), ("en", "dark")]
+MINUTE = 60_000  # the cap of every wait: it only stops a hang, the waits are for conditions
+
+
+def wait_until(page, js: str, what: str, arg=None, polling="raf") -> None:
+    """Wait for ``js`` to be true; at the cap, fail naming what was waited for."""
+    try:
+        page.wait_for_function(js, arg=arg, polling=polling, timeout=MINUTE)
+    except PlaywrightTimeout:
+        pytest.fail(f"waited {MINUTE // 1000} s for {what}, in vain ({page.url})", pytrace=False)
+
+
+# ---- formulas in tables ----
+
+# MathJax draws a formula in units of 1/1000 em of its font, whose x-height is 442 units; the build
+# sizes the SVG in ex, so at its own size the formula's x-height is the text's. A cell that squeezed
+# it (max-width) drew it smaller: measure both as a reader sees them, in pixels.
+TABLE_FORMULAS_JS = r"""() => [...document.querySelectorAll("article table mjx-container > svg")].map((svg) => {
+  const cell = svg.closest("td, th");
+  const probe = document.createElement("span");
+  probe.style.cssText = "display:inline-block;width:0;height:1ex;padding:0;border:0";
+  cell.append(probe);
+  const textEx = probe.getBoundingClientRect().height;
+  probe.remove();
+  const box = svg.viewBox.baseVal;
+  const wrap = svg.closest(".md-typeset__scrollwrap");
+  return {
+    tex: svg.parentElement.querySelector("mjx-assistive-mml")?.textContent.trim() ?? "",
+    xHeight: svg.getBoundingClientRect().height * 442 / box.height,
+    textEx,
+    fontSize: parseFloat(getComputedStyle(cell).fontSize),
+    scrolls: wrap ? wrap.scrollWidth > wrap.clientWidth : false,
+    focusable: wrap ? wrap.tabIndex >= 0 : false,
+  };
+})"""
+
+
+@pytest.mark.parametrize(("lang", "scheme"), CASES)
+def test_formulas_in_tables_are_as_large_as_the_text_on_a_phone(browser, server: SiteServer, lang: str, scheme: str) -> None:
+    with LocalOnly(browser, server, viewport=PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as tab:
+        checked = 0
+        for source in TABLE_PAGES:
+            tab.open(page_url(source, lang))
+            wait_until(tab.page, "() => document.readyState === 'complete'", "the page to finish loading")
+            formulas = tab.page.evaluate(TABLE_FORMULAS_JS)
+            assert formulas, f"{source} ({lang}): no formula in a table"
+            for formula in formulas:
+                where = f"{source} ({lang}, 375 px): {formula['tex']!r}"
+                assert formula["xHeight"] >= 0.98 * formula["textEx"], (
+                    f"{where} is drawn with an x-height of {formula['xHeight']:.1f} px beside text of "
+                    f"{formula['textEx']:.1f} px ({formula['fontSize']:g} px font)")
+                if formula["scrolls"]:
+                    assert formula["focusable"], f"{where}: its table scrolls but a keyboard cannot reach it"
+            checked += len(formulas)
+            width = tab.page.evaluate("() => document.scrollingElement.scrollWidth")
+            assert width <= PHONE["width"], f"{source} ({lang}) is {width} px wide on a 375 px phone"
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+    assert checked >= 30, f"only {checked} formulas in tables: this test checks little"
+
+
+# ---- the notebook's display formulas ----
+
+# Each display formula's scroll box, and the first ancestor that clips what overflows it.
+NOTEBOOK_FORMULAS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper div.arithmatex:has(mjx-container)")]
+  .map((box) => {
+  const own = box.getBoundingClientRect();
+  let clip = null;
+  for (let e = box.parentElement; e && e !== document.body; e = e.parentElement) {
+    const style = getComputedStyle(e);
+    if (style.overflowX !== "visible") { clip = e.getBoundingClientRect(); break; }
+  }
+  return {
+    tex: box.querySelector("mjx-assistive-mml")?.textContent.trim() ?? "",
+    left: own.left, right: own.right, clipLeft: clip ? clip.left : 0, clipRight: clip ? clip.right : innerWidth,
+    overflows: box.scrollWidth > box.clientWidth, focusable: box.tabIndex >= 0,
+  };
+})"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_notebook_display_formulas_are_whole_and_reachable_by_keyboard(
+    browser, server: SiteServer, lang: str, viewport: dict
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    with LocalOnly(browser, server, viewport=viewport, color_scheme="light") as tab:
+        page = tab.page
+        tab.open(page_url("notebook.ipynb", lang))
+        wait_until(page, "() => document.readyState === 'complete'", "the notebook to finish loading")
+        formulas = page.evaluate(NOTEBOOK_FORMULAS_JS)
+        assert len(formulas) >= 3, f"only {len(formulas)} display formulas in the notebook ({lang})"
+        wide = 0
+        for index, formula in enumerate(formulas):
+            where = f"notebook ({lang}, {viewport['width']} px), display formula {formula['tex']!r}"
+            assert formula["left"] >= formula["clipLeft"] - 0.5 and formula["right"] <= formula["clipRight"] + 0.5, (
+                f"{where}: its box ({formula['left']:.0f}–{formula['right']:.0f} px) is cut by the cell "
+                f"({formula['clipLeft']:.0f}–{formula['clipRight']:.0f} px)")
+            if formula["overflows"]:
+                wide += 1
+                assert formula["focusable"], f"{where} scrolls but a keyboard cannot reach it"
+                box = page.locator(".jupyter-wrapper div.arithmatex:has(mjx-container)").nth(index)
+                box.focus()
+                page.keyboard.press("ArrowRight")  # a focused scroll box scrolls sideways
+                wait_until(page, "(box) => box.scrollLeft > 0", f"{where} to scroll by keyboard", arg=box.element_handle())
+        if viewport is PHONE:
+            assert wide, f"no display formula of the notebook ({lang}) is wider than a phone: this test checks little"
+        violations = Axe().run(page, options={"runOnly": ["scrollable-region-focusable"]}).response["violations"]
+        assert not violations, [[node["target"] for node in v["nodes"]] for v in violations]
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+# ---- the playground keeps the reader's numbers ----
+
+CELL = 'input[data-matrix="x"][data-row="0"][data-col="0"]'
+
+
+def playground_state(page) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(page.url).query)
+
+
+@pytest.mark.parametrize("start", ["zh", "en"])
+def test_the_playground_keeps_its_numbers_after_a_scroll(browser, server: SiteServer, start: str) -> None:
+    other = "en" if start == "zh" else "zh"
+    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light") as tab:
+        page = tab.page
+        tab.open(page_url("playground.md", start))
+        page.wait_for_selector(f".qkv-playground[data-qkv-ready] {CELL}")
+        page.locator(CELL).fill("7")
+        page.locator('input[data-role="causal"]').check()
+        assert playground_state(page).get("x", [""])[0].startswith("7,"), page.url
+        # Scroll as a reader does, until Material's tracking writes the section (#try-it) into the address
+        # (it ignores the first pause after the page loads: keep scrolling; see test_browser_tracking.py).
+        wait_until(page, """() => {
+            if (location.hash === "#try-it") return true;
+            window.nudge = window.nudge === 10 ? 11 : 10;
+            window.scrollBy(0, document.getElementById("try-it").getBoundingClientRect().top - window.nudge);
+            return false;
+          }""", "Material's tracking to write #try-it into the address", polling=400)
+        state = playground_state(page)
+        assert state.get("x", [""])[0].startswith("7,") and state.get("m") == ["1"], f"the state left the address: {page.url}"
+        page.reload(wait_until="load")
+        page.evaluate(READY_JS)
+        page.wait_for_selector(f".qkv-playground[data-qkv-ready] {CELL}")
+        assert page.locator(CELL).input_value() == "7", f"a reload lost the edit: {page.url}"
+        assert page.locator('input[data-role="causal"]').is_checked()
+        page.hover("div.md-select")
+        with page.expect_navigation(wait_until="load"):
+            page.locator(f"a.md-select__link[hreflang='{other}']").click()
+        assert urlsplit(page.url).path == urlsplit(server.url(page_url("playground.md", other))).path, page.url
+        page.wait_for_selector(f".qkv-playground[data-qkv-ready] {CELL}")
+        assert page.locator(CELL).input_value() == "7", f"the language switch lost the edit: {page.url}"
+        assert page.locator('input[data-role="causal"]').is_checked()
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+def test_an_older_link_with_the_state_in_the_hash_moves_it_into_the_query(browser, server: SiteServer) -> None:
+    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light") as tab:
+        page = tab.page
+        state = "p=article&t=a,b&x=3,0;0,1&q=1,0;0,1&k=1,0;0,1&v=1,0;0,1&s=none&m=0"
+        tab.open(page_url("playground.md", "en") + "#" + state)
+        page.wait_for_selector(f".qkv-playground[data-qkv-ready] {CELL}")
+        assert page.locator(CELL).input_value() == "3"
+        parts = urlsplit(page.url)
+        assert parse_qs(parts.query).get("x") == ["3,0;0,1"] and parts.fragment == "", page.url
+
+
+# ---- a focus ring on the radios and the checkbox ----
+
+
+def _luminance(rgb) -> float:
+    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _contrast(a, b) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+# The ring as drawn: outline style, width and colour, and the page colour around it (colours as
+# sRGB 0–1, read through a canvas so any CSS colour syntax comes out the same).
+RING_JS = r"""(input) => {
+  const rgb = (css) => { const c = document.createElement("canvas").getContext("2d"); c.fillStyle = css; c.fillRect(0, 0, 1, 1);
+                         return [...c.getImageData(0, 0, 1, 1).data].slice(0, 3).map((v) => v / 255); };
+  const style = getComputedStyle(input);
+  let bg = "rgba(0, 0, 0, 0)";
+  for (let e = input; e && bg.endsWith(", 0)"); e = e.parentElement) bg = getComputedStyle(e).backgroundColor;
+  return {focused: document.activeElement === input, visible: input.matches(":focus-visible"), style: style.outlineStyle,
+          width: parseFloat(style.outlineWidth), colour: rgb(style.outlineColor), background: rgb(bg)};
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_radios_and_the_checkbox_show_a_focus_ring(browser, server: SiteServer, scheme: str) -> None:
+    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme=scheme) as tab:
+        page = tab.page
+        tab.open(page_url("playground.md", "zh"))
+        page.wait_for_selector(".qkv-playground[data-qkv-ready] input[data-role='causal']")
+        page.locator('select[data-role="d_v"]').focus()
+        seen = {}
+        for _ in range(6):  # Tab from the last dimension into the scaling radios, then to the checkbox
+            page.keyboard.press("Tab")
+            role = page.evaluate("() => document.activeElement.dataset.role")
+            if role in ("scaling", "causal") and role not in seen:
+                seen[role] = page.evaluate(RING_JS, page.evaluate_handle("() => document.activeElement"))
+        assert set(seen) == {"scaling", "causal"}, f"Tab did not reach the radios and the checkbox: {seen}"
+        for role, ring in seen.items():
+            drawn = ring["visible"] and ring["style"] not in ("none", "hidden") and ring["width"] >= 2
+            assert drawn, f"{role} ({scheme}): no visible ring: {ring}"
+            ratio = _contrast(ring["colour"], ring["background"])
+            assert ratio >= 3, f"{role} ({scheme}): the ring is {ratio:.2f}:1 on the page (WCAG 1.4.11 asks 3:1)"
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+# ---- the 404 page's language menu ----
+
+
+def test_the_404_language_menu_leads_to_each_home_page(site: Path) -> None:
+    html = BeautifulSoup((site / "404.html").read_text(encoding="utf-8"), "html.parser")
+    links = {a["hreflang"]: a["href"] for a in html.select("a.md-select__link[hreflang]")}
+    prefix = urlsplit(SITE_URL).path
+    assert links == {"zh": prefix, "en": f"{prefix}en/"}, f"the 404 page's language menu links to {links}"
+
