@@ -10,7 +10,12 @@ from qkv_site.local_browser import CHROMIUM, SiteServer
 from qkv_site.local_browser import launch_chromium as launch
 
 INSTALL_HINT = "sudo apt-get install chromium fonts-noto-cjk"
-__all__ = ["CHROMIUM", "READY_JS", "LocalOnly", "SiteServer", "browser_unavailable", "launch"]
+__all__ = ["CHROMIUM", "DESKTOP", "PHONE", "READY_JS", "TIMEOUT_MS", "LocalOnly", "SiteServer", "browser_unavailable", "launch"]
+
+# The two windows every browser test looks through: a laptop, and a phone (an iPhone's CSS pixels).
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 812}
+TIMEOUT_MS = 20_000  # Playwright's own wait for one action (a click, a selector) before it fails
 
 
 def browser_unavailable() -> str | None:
@@ -35,13 +40,15 @@ READY_JS = """async () => {
 
 
 class LocalOnly:
-    """A browser context whose requests to any host but ``server`` are aborted and listed in ``foreign``."""
+    """A browser context and one page in it, whose requests to any host but ``server`` are aborted and
+    listed in ``foreign``: the tab every browser test uses (the crawl's `Tab` in test_browser.py adds
+    what it records of each visit)."""
 
     def __init__(self, browser, server: SiteServer, **options) -> None:
         self.server = server
         self.foreign: list[str] = []
         self.context = browser.new_context(**options)
-        self.context.set_default_timeout(20_000)
+        self.context.set_default_timeout(TIMEOUT_MS)
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
 

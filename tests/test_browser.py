@@ -33,7 +33,8 @@ from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
 
-from browser_support import SiteServer
+from browser_support import DESKTOP, TIMEOUT_MS, LocalOnly, SiteServer
+from browser_support import PHONE as MOBILE
 from conftest import LANGUAGES, ROOT, SITE_URL, build_site
 from site_pages import expected_formulas, is_pdf_edition, nav_sources, page_url
 
@@ -43,12 +44,9 @@ PAGES = nav_sources()
 # The tests build the site for a sub-path (conftest.SITE_URL), as GitHub Pages serves it: every
 # crawl serves it there, so a link that only works from the root fails them all.
 SUBPATH = urlsplit(SITE_URL).path
-DESKTOP = {"width": 1280, "height": 900}
-MOBILE = {"width": 375, "height": 812}
 # Axe in the dark scheme on these pages (every page is checked in the light scheme).
 DARK_AXE_PAGES = ("index.md", "worked-example.md", "why-sqrt-dk.md", "complexity.md", "notebook.ipynb")
 SEVERE = ("serious", "critical")
-TIMEOUT_MS = 20_000
 PAGE_IDS = [f"{lang}-{source.rsplit('.', 1)[0]}" for lang in LANGUAGES for source in PAGES]
 ALL_PAGES = [(lang, source) for lang in LANGUAGES for source in PAGES]
 # The pages with a figure in light and dark variants (…light.svg#only-light / …dark.svg#only-dark).
@@ -204,16 +202,11 @@ def last_search_file(site: Path, lang: str) -> str:
     return "/search/search_index.json" if languages == ["en"] else f"/lunr.{languages[0]}.min.js"
 
 
-class Tab:
-    """A browser context and one page in it, reused for every visit; requests to any host other
-    than the local server are aborted and recorded."""
+class Tab(LocalOnly):
+    """The crawl's tab: reused for every visit, it records what each visit loads, logs and fails."""
 
     def __init__(self, browser, server: SiteServer, **options) -> None:
-        self.server = server
-        self.context = browser.new_context(**options)
-        self.context.set_default_timeout(TIMEOUT_MS)
-        self.context.route("**/*", self._route)
-        self.page = self.context.new_page()
+        super().__init__(browser, server, **options)
         self.current: Visit | None = None
         self.in_flight: dict = {}  # request -> (the visit that made it, the navigation of the document that made it)
         self.navigations = 0  # how many navigations this tab has started (see navigating())
@@ -243,6 +236,7 @@ class Tab:
         elif urlsplit(url).netloc == self.server.host:
             route.continue_()
         else:
+            self.foreign.append(url)
             self._log("foreign", url)
             route.abort("blockedbyclient")
 

@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import LocalOnly, SiteServer
+from browser_support import DESKTOP, PHONE, LocalOnly, SiteServer
 from site_pages import page_url
 
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 812}
 # (language, scheme, window, how it is opened, page, which figure: its file name starts so)
 CASES = [
     ("zh", "light", DESKTOP, "click", "worked-example.md", ""),

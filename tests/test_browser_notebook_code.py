@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import LocalOnly, SiteServer
+from browser_support import PHONE, LocalOnly, SiteServer
 from site_pages import page_url
 
-PHONE = {"width": 375, "height": 812}
 
 # Each code cell: its source lines, the lines it takes on screen, whether it scrolls and can be focused.
 CELLS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper .highlight-ipynb pre")].map((pre) => {

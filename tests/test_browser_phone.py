@@ -12,12 +12,10 @@ import pytest
 from bs4 import BeautifulSoup
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_support import READY_JS, LocalOnly, SiteServer
+from browser_support import DESKTOP, PHONE, READY_JS, LocalOnly, SiteServer
 from conftest import SITE_URL
 from site_pages import page_url
 
-PHONE = {"width": 375, "height": 812}
-DESKTOP = {"width": 1280, "height": 900}
 TABLE_PAGES = ["complexity.md", "worked-example.md", "why-three-matrices.md", "why-sqrt-dk.md"]
 CASES = [("zh", "light"), ("en", "dark")]
 MINUTE = 60_000  # the cap of every wait: it only stops a hang, the waits are for conditions

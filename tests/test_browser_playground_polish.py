@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from browser_support import DESKTOP
 from test_playground import ROOT_SELECTOR, cell, displayed, expected, open_page, state_hash, url_of
 
 INTEGER = re.compile(r"-?\d+")
@@ -19,7 +20,7 @@ DECIMAL = re.compile(r"-?\d+\.\d\d|<0\.01")
 
 @pytest.fixture
 def tab(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport=DESKTOP)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
     errors: list[str] = []
@@ -214,7 +215,7 @@ def _contrast(a, b) -> float:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_more_attention_is_a_stronger_colour_in_the_playground(browser, server, scheme: str) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
     try:
         page = context.new_page()
         root = open_page(page, url_of(server, "en"))

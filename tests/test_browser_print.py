@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import LocalOnly, SiteServer
+from browser_support import DESKTOP, LocalOnly, SiteServer
 from site_pages import page_url
 
-DESKTOP = {"width": 1280, "height": 900}
 # At most this many A4 pages (4 for any other page printed here).
 MAX_PAGES = {"worked-example.md": 5}
 PAGES = ["worked-example.md", "playground.md", "why-sqrt-dk.md"]

@@ -11,12 +11,11 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_support import LocalOnly, SiteServer
+from browser_support import DESKTOP, LocalOnly, SiteServer
 from conftest import SITE_URL
 from site_pages import page_url
 
 SUBPATH = urlsplit(SITE_URL).path
-DESKTOP = {"width": 1280, "height": 900}
 # What must never reach a reader through search: TeX, markup of typeset formulas, the build code.
 FORBIDDEN = ["\\(", "\\[", "\\begin", "\\frac", "\\text", "$$", "<svg", "<math", "<mjx", "print(display(", "qkv_site.formatting", "bmatrix(",
              "绘图代码", "Figure code"]  # a caption's link to the code that drew the figure

@@ -15,7 +15,7 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import LocalOnly, SiteServer
+from browser_support import DESKTOP, LocalOnly, SiteServer
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from site_pages import page_url
 
@@ -131,7 +131,7 @@ def tabs(browser, server: SiteServer):
     opened = {}
     try:
         for lang in QUERIES:
-            tab = LocalOnly(browser, server, viewport={"width": 1280, "height": 900}, color_scheme="light")
+            tab = LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light")
             tab.open(page_url("worked-example.md", lang))
             opened[lang] = tab
         yield opened

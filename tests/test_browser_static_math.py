@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import SiteServer
+from browser_support import DESKTOP, PHONE, SiteServer
 from conftest import LANGUAGES, SITE_URL
 from site_pages import expected_formulas, nav_sources, page_url
 
@@ -58,7 +58,7 @@ def no_script(browser, site: Path) -> dict:
     """Every page, read once with JavaScript disabled."""
     pages = {}
     with SiteServer(site, SUBPATH) as server:
-        context = browser.new_context(java_script_enabled=False, viewport={"width": 1280, "height": 900})
+        context = browser.new_context(java_script_enabled=False, viewport=DESKTOP)
         context.set_default_timeout(TIMEOUT_MS)
         requested: list[str] = []
         context.on("request", lambda request: requested.append(request.url))
@@ -139,7 +139,7 @@ def open_worked_example(browser, site: Path, lang: str, **options):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_formulas_take_the_text_colour_and_are_no_tab_stops(browser, site: Path, lang: str, scheme: str) -> None:
-    server, context, page = open_worked_example(browser, site, lang, color_scheme=scheme, viewport={"width": 1280, "height": 900})
+    server, context, page = open_worked_example(browser, site, lang, color_scheme=scheme, viewport=DESKTOP)
     try:
         page.wait_for_function("(scheme) => document.body.getAttribute('data-md-color-scheme') === scheme",
                                arg="slate" if scheme == "dark" else "default")
@@ -160,7 +160,7 @@ def test_formulas_take_the_text_colour_and_are_no_tab_stops(browser, site: Path,
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_formulas_on_a_phone(browser, site: Path, lang: str) -> None:
-    server, context, page = open_worked_example(browser, site, lang, viewport={"width": 375, "height": 812},
+    server, context, page = open_worked_example(browser, site, lang, viewport=PHONE,
                                                 device_scale_factor=1, has_touch=True)
     try:
         found = page.evaluate(STYLE_JS)

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import LocalOnly, SiteServer
+from browser_support import DESKTOP, PHONE, LocalOnly, SiteServer
 from site_pages import nav_sources, page_url
 
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 375, "height": 812}
 # (page, a header of the table, the headers that must be in view), per language
 NAMED = {
     "zh": [("complexity.md", "乘法次数", ["n = 4,096, d = 512"]), ("beyond-quadratic.md", "头维度", ["每个 Token", "4,096 个 Token"])],

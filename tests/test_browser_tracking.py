@@ -8,10 +8,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import READY_JS, LocalOnly, SiteServer
+from browser_support import DESKTOP, READY_JS, LocalOnly, SiteServer
 from site_pages import page_url
 
-DESKTOP = {"width": 1280, "height": 900}
 SECTION = "step-3"
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from browser_support import SiteServer
+from browser_support import DESKTOP, PHONE, SiteServer
 from qkv import attention_scores, causal_mask, project, scaled_dot_product_attention, self_attention
 from qkv.analysis import scaling_factor
 from qkv.examples import it_animal_sentence, worked_example
@@ -38,7 +38,7 @@ MESSAGES = {  # the short message next to a matrix, per language and kind of mis
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context = browser.new_context(viewport=DESKTOP)
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     tab = context.new_page()
     errors: list[str] = []
@@ -384,7 +384,7 @@ def test_the_compact_playground_on_the_worked_example(page, server, lang: str) -
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_playground_fits_a_phone(browser, server, lang: str) -> None:
-    context = browser.new_context(viewport={"width": 375, "height": 800})
+    context = browser.new_context(viewport=PHONE)
     try:
         tab = context.new_page()
         root = open_page(tab, url_of(server, lang))
@@ -401,7 +401,7 @@ def test_the_playground_fits_a_phone(browser, server, lang: str) -> None:
 def test_axe_finds_nothing_serious_in_any_state(browser, server, lang: str, scheme: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
     try:
         tab = context.new_page()
         root = open_page(tab, url_of(server, lang))
