@@ -25,13 +25,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
 from pathlib import Path
 
 from mkdocs.plugins import CombinedEvent, event_priority
 
 from qkv_site import material_search
 from qkv_site.build_cache import process_digest
+from qkv_site.cache_files import atomic_write, sweep
 from qkv_site.search_text import search_view
 from qkv_site.search_words import write_user_dictionary
 
@@ -76,11 +76,7 @@ def on_config(config, **kwargs):
     search.config.jieba_dict_user = str(dictionary)
     views = root / ".cache" / "search-view"
     current = views / process_digest()[:16]
-    if views.is_dir():  # views made by other code can never be used again
-        for stale in views.iterdir():
-            if stale != current:
-                shutil.rmtree(stale) if stale.is_dir() else stale.unlink(missing_ok=True)
-    current.mkdir(parents=True, exist_ok=True)
+    sweep(views, keep=current)  # views made by other code can never be used again
     _views["folder"] = current
     return config
 
@@ -90,7 +86,7 @@ def _cached_search_view(html: str) -> str:
     if path.is_file():
         return path.read_text(encoding="utf-8")
     view = search_view(html)
-    path.write_text(view, encoding="utf-8")
+    atomic_write(path, view)
     return view
 
 

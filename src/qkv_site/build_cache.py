@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from functools import cache
-from importlib.metadata import version
 from pathlib import Path
+
+from qkv_site.cache_files import atomic_write, files_digest, python_files
 
 SRC = Path(__file__).resolve().parents[1]  # src/: the qkv and qkv_site packages
 ROOT = SRC.parent
@@ -36,21 +36,10 @@ def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS, hooks: Path =
     >>> len(inputs_digest())
     64
     """
-    h = hashlib.sha256()
-    for package in PACKAGES:
-        root = src / package
-        for path in sorted(root.rglob("*.py")):
-            h.update(f"{package}/{path.relative_to(root).as_posix()}\0".encode())
-            h.update(path.read_bytes())
-    for path in sorted(results.glob("*.json")):
-        h.update(f"{RESULTS.as_posix()}/{path.name}\0".encode())
-        h.update(path.read_bytes())
-    for path in sorted(hooks.glob("*.py")):
-        h.update(f"{HOOKS.as_posix()}/{path.name}\0".encode())
-        h.update(path.read_bytes())
-    for library in LIBRARIES:
-        h.update(f"{library} {version(library)}\0".encode())
-    return h.hexdigest()
+    files = [file for package in PACKAGES for file in python_files(src / package, package)]
+    files += [(f"{RESULTS.as_posix()}/{path.name}", path) for path in sorted(results.glob("*.json"))]
+    files += [(f"{HOOKS.as_posix()}/{path.name}", path) for path in sorted(hooks.glob("*.py"))]
+    return files_digest(files, LIBRARIES)
 
 
 class BlockCache:
@@ -80,10 +69,7 @@ class BlockCache:
     def store(self, key: str, output: str) -> None:
         """Keep ``output`` for ``key`` (written whole or not at all)."""
         self.used.add(key)
-        self.folder.mkdir(parents=True, exist_ok=True)
-        partial = self._path(key).with_name(f".{key}.{os.getpid()}.tmp")
-        partial.write_text(output, encoding="utf-8")
-        os.replace(partial, self._path(key))
+        atomic_write(self._path(key), output)
 
     def evict_unused(self) -> int:
         """Delete the stored outputs this process never asked for; return how many."""

@@ -18,6 +18,7 @@ import logging
 import re
 from pathlib import Path
 
+from qkv_site.cache_files import atomic_write
 from qkv_site.glossary import SEARCH_WORDS, TERMS
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
@@ -63,6 +64,5 @@ def words_to_keep_whole(terms: list[str] | None = None) -> list[str]:
 def write_user_dictionary(path: Path) -> list[str]:
     """Write jieba's user dictionary (one word a line) to ``path``; returns its words."""
     words = words_to_keep_whole()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(f"{word}\n" for word in words), encoding="utf-8")
+    atomic_write(path, "".join(f"{word}\n" for word in words))  # a build running beside reads it whole
     return words

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
-from importlib.metadata import version
 from pathlib import Path
 
+from qkv_site.cache_files import atomic_write, files_digest
 from qkv_site.figures import fonts
 
 WIDTH, HEIGHT = 1200, 630  # pixels: the size Facebook, LinkedIn and X ask for
@@ -21,9 +20,7 @@ DRAWING = Path(__file__).with_name("social_card_drawing.py")
 
 @functools.cache  # one per process: every card of a build is drawn by the same code and font
 def _code_digest() -> str:
-    h = hashlib.sha256(DRAWING.read_bytes())
-    h.update(f"matplotlib {version('matplotlib')}\0{fonts.static_font_name()}".encode())
-    return h.hexdigest()
+    return files_digest([(DRAWING.name, DRAWING)], ["matplotlib"], [fonts.static_font_name()])
 
 
 def card_name(title: str, site_name: str) -> str:
@@ -41,8 +38,5 @@ def card(title: str, site_name: str, folder: Path) -> tuple[str, bytes]:
     from qkv_site.social_card_drawing import draw_card  # matplotlib: only when a card is drawn
 
     content = draw_card(title, site_name)
-    folder.mkdir(parents=True, exist_ok=True)
-    partial = kept.with_name(f".{name}.{os.getpid()}.tmp")
-    partial.write_bytes(content)
-    os.replace(partial, kept)  # two builds at once: both write the same bytes, the last rename wins
+    atomic_write(kept, content)  # two builds at once: both write the same bytes, the last rename wins
     return name, content

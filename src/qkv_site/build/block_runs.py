@@ -11,12 +11,12 @@ keyed by the text of every page and of mkdocs.yml (its nav orders the pages).
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from qkv_site.build_cache import BlockCache, block_cache
+from qkv_site.cache_files import files_digest
 
 Run = Callable[..., str]
 # Modules whose output depends on the pages' own text, not only on the code that calls them.
@@ -25,10 +25,8 @@ READS_PAGES = ("qkv_site.corrections",)
 
 def pages_digest(docs: Path, config_file: Path) -> str:
     """sha256 of every page's source and of the configuration."""
-    digest = hashlib.sha256(config_file.read_bytes())
-    for path in sorted(docs.rglob("*.md")):
-        digest.update(str(path.relative_to(docs)).encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    pages = [(path.relative_to(docs).as_posix(), path) for path in sorted(docs.rglob("*.md"))]
+    return files_digest([(config_file.name, config_file), *pages])
 
 
 class BlockRunner:

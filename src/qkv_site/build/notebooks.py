@@ -12,7 +12,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from mkdocs.structure.files import Files
 
 from qkv_site.build import compat
 from qkv_site.build_cache import process_digest
+from qkv_site.cache_files import sweep
 
 
 def merge_printed_output() -> None:
@@ -42,10 +42,7 @@ def merge_printed_output() -> None:
 def cache_folder(cache: Path) -> Path:
     """The folder of mkdocs-jupyter's cache for today's inputs; folders of other inputs are deleted."""
     current = cache / process_digest()[:16]
-    if cache.is_dir():
-        for stale in cache.iterdir():
-            if stale != current:
-                shutil.rmtree(stale) if stale.is_dir() else stale.unlink(missing_ok=True)
+    sweep(cache, keep=current)
     return current
 
 

@@ -12,6 +12,8 @@ import fontTools
 import manimgx_fonts_cjk
 import uharfbuzz
 
+from qkv_site.cache_files import atomic_write
+
 # A collection of five variable fonts (JP, KR, SC, TC, HK) sharing glyphs; each face's cmap picks
 # its region's glyph forms, so simplified Chinese needs face 2, not the JP face 0.
 SOURCE_FONT = Path(manimgx_fonts_cjk.__file__).parent / "NotoSansCJK-VF.otf.ttc"
@@ -122,10 +124,9 @@ def _build_static_font(target: Path) -> None:
     font = TTFont(io.BytesIO(_cut_with_harfbuzz()))
     _rename(font, FAMILY, POSTSCRIPT_NAME)  # only the name table is recompiled: fast
     font.recalcTimestamp = False  # same input, same bytes
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    font.save(str(partial))
-    os.replace(partial, target)  # two builds at once: each writes its own file, the last rename wins
+    saved = io.BytesIO()
+    font.save(saved)
+    atomic_write(target, saved.getvalue())  # two builds at once: each writes its own file, the last rename wins
 
 
 def static_font_name() -> str:

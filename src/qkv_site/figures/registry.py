@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -11,17 +10,20 @@ from pathlib import Path
 import matplotlib
 from matplotlib.figure import Figure
 
+from qkv_site.cache_files import atomic_write
 from qkv_site.figures import (
     asymmetry,
+    attention_time,
     dot_variance,
     it_animal,
+    kv_cache_sizes,
     memory,
     pipeline,
     self_vs_cross,
     softmax_saturation,
+    tiled_memory,
     worked_weights,
 )
-from qkv_site.figures import attention_time, kv_cache_sizes, tiled_memory
 from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.stamp import STAMP, source_digest
 from qkv_site.figures.style import THEMES, Theme, rc
@@ -74,9 +76,7 @@ def _write_if_changed(path: Path, content: bytes) -> bool:
     # Unchanged files are not touched, so `mkdocs serve` sees no change and does not rebuild.
     if path.exists() and path.read_bytes() == content:
         return False
-    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    partial.write_bytes(content)
-    os.replace(partial, path)  # readers see the old file or the new one, never half of one
+    atomic_write(path, content)  # readers see the old file or the new one, never half of one
     return True
 
 

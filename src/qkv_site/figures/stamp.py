@@ -14,10 +14,9 @@ Cheap on purpose (no matplotlib import): a build whose figures are current pays 
 
 from __future__ import annotations
 
-import hashlib
-from importlib.metadata import version
 from pathlib import Path
 
+from qkv_site.cache_files import files_digest, python_files
 from qkv_site.figures import results
 from qkv_site.figures.labels import LANGUAGES
 
@@ -29,20 +28,10 @@ LIBRARIES = ("matplotlib", "manimgx-fonts-cjk", "uharfbuzz")  # the renderer, th
 
 def source_digest(src: Path = SRC, result_files: list[Path] | None = None) -> str:
     """sha256 of everything the figures depend on: the `qkv` and figure sources, benchmark results, matplotlib, the font."""
-    h = hashlib.sha256()
-    for package in SOURCES:
-        root = src / package
-        name = package.replace("/", ".")
-        for path in sorted(root.rglob("*.py")):
-            h.update(f"{name}/{path.relative_to(root).as_posix()}\0".encode())
-            h.update(path.read_bytes())
+    files = [file for package in SOURCES for file in python_files(src / package, package.replace("/", "."))]
     # The measurement figures draw committed benchmark results: new results, new figures.
-    for path in results.result_files() if result_files is None else result_files:
-        h.update(f"benchmarks/results/{path.name}\0".encode())
-        h.update(path.read_bytes())
-    for library in LIBRARIES:
-        h.update(f"{library} {version(library)}\0".encode())
-    return h.hexdigest()
+    files += [(f"benchmarks/results/{path.name}", path) for path in (results.result_files() if result_files is None else result_files)]
+    return files_digest(files, LIBRARIES)
 
 
 def up_to_date(docs_dir: Path, digest: str | None = None) -> bool:

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
+from qkv_site.cache_files import atomic_write
 from qkv_site.formulas.engine import MathJax, version
 from qkv_site.formulas.plain_text import plain_text
 
@@ -75,11 +75,8 @@ class FormulaCache:
             html = self._engine.typeset(tex, display)
             mathml = _MATHML.search(html)
             formula = Formula(_with_tex(html, tex), plain_text(mathml.group(0)) if mathml else tex)
-            self.directory.mkdir(parents=True, exist_ok=True)
             # Written aside and renamed: a build running at the same time never reads half a file.
-            partial = path.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(json.dumps({"tex": tex, "display": display, "html": formula.html, "text": formula.text}), encoding="utf-8")
-            os.replace(partial, path)
+            atomic_write(path, json.dumps({"tex": tex, "display": display, "html": formula.html, "text": formula.text}))
             self.typeset += 1
         self._memory[key] = formula
         return formula

@@ -1,0 +1,68 @@
+"""The build's files in ``.cache/`` and beside it: written whole, named by a digest, stale ones swept.
+
+Every cache of the build uses these three: `atomic_write` (a build running at the same time never reads
+half a file), `files_digest` (what a cached result was made from: files by name and content, and the
+versions of the libraries that made it) and `sweep` (entries made from other inputs can never be used
+again).
+
+>>> import tempfile
+>>> with tempfile.TemporaryDirectory() as folder:
+...     kept = Path(folder) / "a" / "x.txt"
+...     atomic_write(kept, "1")
+...     (Path(folder) / "b").mkdir()
+...     sweep(Path(folder), keep=Path(folder) / "a")
+...     sorted(p.name for p in Path(folder).iterdir()), kept.read_text()
+(['a'], '1')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections.abc import Iterable
+from importlib.metadata import version
+from pathlib import Path
+
+
+def atomic_write(path: Path, content: bytes | str) -> None:
+    """Write ``content`` to ``path`` whole or not at all: aside, then renamed over it (the last rename wins)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    if isinstance(content, str):
+        partial.write_text(content, encoding="utf-8")
+    else:
+        partial.write_bytes(content)
+    os.replace(partial, path)
+
+
+def files_digest(files: Iterable[tuple[str, Path]], libraries: Iterable[str] = (), extra: Iterable[str] = ()) -> str:
+    """sha256 of files (each under the name it is known by, so a move changes the digest), the installed
+    versions of ``libraries`` and any ``extra`` strings.
+
+    >>> len(files_digest([], libraries=["numpy"]))
+    64
+    """
+    h = hashlib.sha256()
+    for name, path in files:
+        h.update(f"{name}\0".encode())
+        h.update(path.read_bytes())
+    for library in libraries:
+        h.update(f"{library} {version(library)}\0".encode())
+    for text in extra:
+        h.update(f"{text}\0".encode())
+    return h.hexdigest()
+
+
+def python_files(root: Path, name: str) -> list[tuple[str, Path]]:
+    """Every ``*.py`` under ``root``, named ``name/relative/path.py``, in a fixed order (for `files_digest`)."""
+    return [(f"{name}/{path.relative_to(root).as_posix()}", path) for path in sorted(root.rglob("*.py"))]
+
+
+def sweep(folder: Path, keep: Path) -> None:
+    """Delete everything in ``folder`` but ``keep`` (caches of other inputs), then make sure ``keep`` exists."""
+    if folder.is_dir():
+        for stale in folder.iterdir():
+            if stale != keep:
+                shutil.rmtree(stale) if stale.is_dir() else stale.unlink(missing_ok=True)
+    keep.mkdir(parents=True, exist_ok=True)
