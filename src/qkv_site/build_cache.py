@@ -19,6 +19,7 @@ import hashlib
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from qkv_site.cache_files import atomic_write, files_digest, python_files
 
@@ -50,7 +51,7 @@ class BlockCache:
         self.digest = digest
         self.used: set[str] = set()
 
-    def key(self, *, page: str, session: str | None, earlier: list[str], code: str, options: dict) -> str:
+    def key(self, *, page: str, session: str | None, earlier: list[str], code: str, options: dict[str, Any]) -> str:
         """The key of one block: the inputs digest, the page, the session's earlier code on it, the code, the options."""
         payload = json.dumps([self.digest, page, session, earlier, code, options], sort_keys=True, default=str)
         return hashlib.sha256(payload.encode()).hexdigest()

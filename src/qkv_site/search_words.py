@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
+from typing import Any
 
 from qkv_site.cache_files import atomic_write
 from qkv_site.glossary import SEARCH_WORDS, TERMS
@@ -35,7 +36,7 @@ def site_terms() -> list[str]:
     return terms
 
 
-def _jieba():
+def _jieba() -> Any:
     import jieba
 
     jieba.setLogLevel(logging.WARNING)

@@ -63,12 +63,12 @@ def wrap(text: str, size: float, max_width: float) -> list[str]:
     >>> wrap("Q, K and V: the intuition", 60, 2000)
     ['Q, K and V: the intuition']
     """
-    renderer = RendererAgg(WIDTH, HEIGHT, DPI)
+    renderer = RendererAgg(WIDTH, HEIGHT, DPI)  # type: ignore[no-untyped-call]  # matplotlib's Agg renderer has no types
     prop = FontProperties(family=fonts.register(), size=size)
 
     def width(line: str) -> float:
         line = line.rstrip()
-        return renderer.get_text_width_height_descent(line, prop, ismath="$" in line)[0]
+        return float(renderer.get_text_width_height_descent(line, prop, ismath="$" in line)[0])  # type: ignore[no-untyped-call]
 
     lines = [""]
     for token in TOKEN.findall(text.strip()):
@@ -103,18 +103,20 @@ def draw_card(title: str, site_name: str) -> bytes:
 def _draw(title: str, site_name: str) -> bytes:
     size, lines = _layout(as_mathtext(title))
     fig = Figure(figsize=(WIDTH / DPI, HEIGHT / DPI), dpi=DPI, facecolor=PAPER)
-    FigureCanvasAgg(fig)
-    px = lambda x, y: (x / WIDTH, 1 - y / HEIGHT)  # noqa: E731 - px from the top left → figure fraction
+    canvas = FigureCanvasAgg(fig)
+
+    def px(x: float, y: float) -> tuple[float, float]:  # pixels from the top left → figure fraction
+        return x / WIDTH, 1 - y / HEIGHT
+
     # Q, K, V: three bands across the top, the colours every figure uses for them.
     for i, role in enumerate(("q", "k", "v")):
         fig.patches.append(Rectangle((i / 3, 1 - 18 / HEIGHT), 1 / 3, 18 / HEIGHT, transform=fig.transFigure,
                                      facecolor=COLORS[role], edgecolor="none"))
     fig.text(*px(MARGIN, 250), "\n".join(lines), fontsize=size, ha="left", va="center", linespacing=1.25, color=INK)
     fig.text(*px(MARGIN, HEIGHT - MARGIN), site_name, fontsize=SITE_SIZE, ha="left", va="baseline", color=MUTED)
-    canvas = fig.canvas
-    canvas.draw()
+    canvas.draw()  # type: ignore[no-untyped-call]
     # RGB (the card is opaque) with light compression: encoding is most of the drawing time.
-    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba()).convert("RGB")
+    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba()).convert("RGB")  # type: ignore[no-untyped-call]
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=1)  # PIL writes no date or software name
     return buffer.getvalue()

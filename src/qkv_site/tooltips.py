@@ -32,7 +32,9 @@ _TEX = re.compile(r"(\$\$.*?\$\$|\$[^$]+\$|\\\(.*?\\\)|\\\[.*?\\\])", re.DOTALL)
 
 def _annotate(text: str, lang: str) -> str:
     def wrap(match: re.Match[str]) -> str:
-        term = TERMS[int(match.lastgroup[1:])]
+        group = match.lastgroup
+        assert group is not None  # every alternative of the pattern is a named group
+        term = TERMS[int(group[1:])]
         title = html.escape(tooltip(term, lang), quote=False).replace('"', "&quot;")
         return f'<abbr title="{title}">{match.group(0)}</abbr>'
 

@@ -27,6 +27,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -41,7 +42,7 @@ _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*\n", re.DOTALL)
 _RECORD_COMMENT = f"# the {SOURCE_LANG} sections translated here; re-record: python -m qkv_site.translations --update PAGE"
 
 
-def split_front_matter(text: str) -> tuple[dict, str]:
+def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
     """The YAML front matter of a Markdown page (``{}`` if none) and the rest of the page.
 
     >>> split_front_matter("---\\ntitle: A\\n---\\n# Body\\n")

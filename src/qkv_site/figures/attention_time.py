@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, NullLocator
 
@@ -11,7 +13,7 @@ from qkv_site.figures.style import SCALING_COLORS, SMALL_SIZE, Theme, new_figure
 
 # Implementations, not Q/K/V: the role colours stay free. Markers and line styles tell them apart
 # without colour; qkv's two share its purple.
-STYLES = {
+STYLES: dict[str, dict[str, Any]] = {
     "qkv": dict(color=SCALING_COLORS["sqrt_d_k"], marker="o", linestyle="-"),
     "tiled": dict(color=SCALING_COLORS["sqrt_d_k"], marker="D", linestyle="--", markersize=5),
     "torch": dict(color=SCALING_COLORS["d_k"], marker="s", linestyle="-"),
@@ -36,7 +38,7 @@ def _inside_sentence(label: str, lang: str) -> str:
     return label[:1].lower() + label[1:] if lang == "en" and label[1:2].islower() else label
 
 
-def note(results: dict, lang: str) -> str:
+def note(results: dict[str, Any], lang: str) -> str:
     """What each median is of: the repeats every implementation had (the pure-Python loop may have fewer)."""
     t = text("attention_time", lang)
     counts = {name: count for name, count in repeats(results).items() if name in STYLES}

@@ -7,6 +7,7 @@ import io
 import os
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import fontTools
 import manimgx_fonts_cjk
@@ -89,7 +90,7 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("QKV_SITE_FONT_CACHE", Path(matplotlib.get_cachedir()) / "qkv_site"))
 
 
-def _rename(font, family: str, postscript_name: str) -> None:
+def _rename(font: Any, family: str, postscript_name: str) -> None:
     for record in font["name"].names:
         if record.nameID in (1, 16):
             record.string = family
@@ -115,7 +116,7 @@ def _cut_with_harfbuzz() -> bytes:
     static = uharfbuzz.subset(face, plan)
     if static is None:
         raise RuntimeError(f"HarfBuzz could not cut face {SC_FACE} of {SOURCE_FONT}")
-    return static.blob.data
+    return bytes(static.blob.data)
 
 
 def _build_static_font(target: Path) -> None:

@@ -26,7 +26,7 @@ def draw(theme: Theme, lang: str) -> Figure:
     colors = [HIGHLIGHT if i == top else theme.muted for i in positions]
     ax.barh(positions, weights, color=colors, height=0.7)
     for y, weight in zip(positions, weights):
-        ax.text(weight + 0.012, y, f"{weight:.2f}", va="center", ha="left", fontsize=SMALL_SIZE,
+        ax.text(weight + 0.012, float(y), f"{weight:.2f}", va="center", ha="left", fontsize=SMALL_SIZE,
                 color=theme.text if y == top else theme.muted)
     ax.set_yticks(positions, tokens)
     ax.set_ylim(len(tokens) - 0.4, -0.6)  # sentence order, top to bottom

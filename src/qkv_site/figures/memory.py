@@ -37,7 +37,7 @@ def draw(theme: Theme, lang: str) -> Figure:
                     ha="right" if last else "left", va="bottom" if last else "top")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
-    ax.xaxis.set_major_locator(FixedLocator(LENGTHS[::2]))
+    ax.xaxis.set_major_locator(FixedLocator([float(n) for n in LENGTHS[::2]]))
     ax.xaxis.set_major_formatter(lambda n, _: _length_label(n))
     ax.yaxis.set_major_locator(FixedLocator([2.0**k for k in range(15, 40, 5)]))  # 32 KiB, 1 MiB, …
     ax.yaxis.set_major_formatter(lambda b, _: format_bytes(int(b)))

@@ -30,7 +30,8 @@ def _box(ax: Axes, x: float, y: float, width: float, label: str, edge: str, them
 def _tint(color: str, theme: Theme) -> str:
     """A box's fill: 12 % of `color` over the page, flattened so text on it can be checked for contrast."""
     page, ink = to_rgb(theme.background), to_rgb(color)
-    return to_hex(tuple(p + (c - p) * 0.12 for p, c in zip(page, ink)))
+    r, g, b = (p + (c - p) * 0.12 for p, c in zip(page, ink, strict=True))
+    return to_hex((r, g, b))
 
 
 def _arrow(ax: Axes, start: tuple[float, float], end: tuple[float, float], color: str) -> None:

@@ -24,7 +24,8 @@ def load(name: str) -> dict[str, Any]:
     path = RESULTS_DIR / f"{name}.json"
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing; run `python benchmarks/{name}.py` (full mode) to produce it")
-    return json.loads(path.read_text(encoding="utf-8"))
+    results: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return results
 
 
 def series(results: dict[str, Any], implementation: str, key: str = "median_s") -> tuple[list[int], list[float]]:

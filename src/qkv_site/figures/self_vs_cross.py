@@ -15,7 +15,7 @@ def draw(theme: Theme, lang: str) -> Figure:
     example = translation_example()
     t = text("self_vs_cross", lang)
     source = example.source_tokens
-    target = example.target_tokens
+    target: list[str] = list(example.target_tokens)
     if lang == "en":  # the Chinese target words with their English glosses
         english = dict(zip(example.encoder.glosses, source))
         target = [t["gloss"].format(token=token, gloss=english[token]) for token in target]

@@ -88,7 +88,8 @@ class Theme:
         target = (0.0, 0.0, 0.0) if self.scheme == "light" else (1.0, 1.0, 1.0)
         rgb = to_rgb(color)
         for step in range(51):
-            mixed = to_hex(tuple(c + (t - c) * step / 50 for c, t in zip(rgb, target)))
+            r, g, b = (c + (t - c) * step / 50 for c, t in zip(rgb, target, strict=True))
+            mixed = to_hex((r, g, b))
             if contrast(mixed, background) >= TEXT_CONTRAST:
                 return mixed
         raise ValueError(f"no shade of {color} reaches {TEXT_CONTRAST}:1 on {background}")

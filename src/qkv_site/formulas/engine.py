@@ -59,7 +59,7 @@ class MathJax:
         reply = json.loads(line)
         if "error" in reply:
             raise FormulaError(tex, reply["error"])
-        return reply["html"]
+        return str(reply["html"])
 
     def close(self) -> None:
         if self._process.poll() is None:

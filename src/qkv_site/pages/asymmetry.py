@@ -67,15 +67,15 @@ def _exercise_1() -> dict[str, str]:
             "rescaled_asymmetry": number(asymmetry(row_sums[:, None] * weights))}
 
 
-def _exercise_2() -> list[dict[str, str]]:
+def _exercise_2() -> list[dict[str, Any]]:
     identity = np.eye(4)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for x in (worked_example().x, np.array([[1.0, 0, 1, 0], [0, 1, 1, 1]])):
         _, weights = self_attention(x, identity, identity, identity)  # (2, 2)
         rows.append({"x": bmatrix(x), "weights": bmatrix(weights), "asymmetry": number(asymmetry(weights)),
                      "symmetric": bool(asymmetry(weights) == 0), "i_to_love_larger": bool(weights[0, 1] > weights[1, 0])})
     before, after = rows
-    _require(before["symmetric"] and not after["symmetric"] and after["i_to_love_larger"],
+    _require(bool(before["symmetric"] and not after["symmetric"] and after["i_to_love_larger"]),
              "the preset's weights are symmetric; after the edit I gives love more than love gives I")
     return rows
 

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from qkv_site.local_browser import CHROMIUM, SiteServer, launch_chromium
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Route
+    from playwright.sync_api import Browser, Response, Route
 
 # The print page is served from memory at this path; it is never written into the site.
 PRINT_PATH = "/pdf-edition/{lang}.html"
@@ -100,7 +100,11 @@ def _print_one(chromium: Browser, server: SiteServer, lang: str, html: str, outp
     page = context.new_page()
     page.on("pageerror", lambda error: problems.append(f"script error: {error}"))
     page.on("requestfailed", lambda request: problems.append(f"failed: {request.url} ({request.failure})"))
-    page.on("response", lambda response: response.status >= 400 and problems.append(f"HTTP {response.status}: {response.url}"))
+    def bad_status(response: Response) -> None:
+        if response.status >= 400:
+            problems.append(f"HTTP {response.status}: {response.url}")
+
+    page.on("response", bad_status)
     try:
         page.emulate_media(media="print")
         page.goto(address, wait_until="load")
