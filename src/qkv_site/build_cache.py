@@ -28,7 +28,8 @@ ROOT = SRC.parent
 PACKAGES = ("qkv", "qkv_site")
 RESULTS = Path("benchmarks") / "results"  # committed measurements that pages and figures read
 HOOKS = Path("hooks")  # the build hooks (how formulas, figures and the search index are made)
-LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter", "beautifulsoup4")  # their versions can change what a page shows
+# Their versions can change what a page shows.
+LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter", "beautifulsoup4")
 
 
 def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS, hooks: Path = ROOT / HOOKS) -> str:

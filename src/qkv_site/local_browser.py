@@ -46,7 +46,7 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
             return os.path.join(self.directory, "\0outside-the-prefix")  # never exists → 404
         return super().translate_path("/" + path[len(self.prefix):])
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 

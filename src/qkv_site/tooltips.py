@@ -8,7 +8,8 @@ import re
 from qkv_site.glossary import TERMS, Term, term_pattern, tooltip
 
 # Where a tooltip would be wrong or in the way: headings, code, links and existing tooltips.
-_SKIPPED = {"h1", "h2", "h3", "h4", "h5", "h6", "summary", "code", "pre", "a", "abbr", "script", "style", "svg", "textarea", "button", "kbd"}
+_SKIPPED = {"h1", "h2", "h3", "h4", "h5", "h6", "summary", "code", "pre", "a", "abbr", "script", "style", "svg", "textarea",
+            "button", "kbd"}
 # Formulas, the titles of admonitions (they read as headings), a notebook's hidden copy of each code
 # cell (what its copy button copies) and its cells' outputs.
 _SKIPPED_CLASSES = re.compile(r'class="[^"]*\b(?:arithmatex|admonition-title|clipboard-copy-txt|jp-OutputArea)\b')
@@ -49,9 +50,14 @@ def add_tooltips(page_html: str, lang: str) -> str:
     Whole words only, plurals and lower case included (Query, Key and Value only capitalised);
     never inside headings, code, links, formulas or another tooltip.
 
-    >>> print(add_tooltips("<h2>Key insight</h2><p>The Key of 猫, the key idea, and self-attention.</p>", "en"))
-    <h2>Key insight</h2><p>The <abbr title="key — Each token's label, matched against queries: K = X·W_K">Key</abbr> of 猫, the key idea, and <abbr title="self-attention — Attention in which Q, K and V all come from the same sequence">self-attention</abbr>.</p>
-    >>> add_tooltips('<p><span class="arithmatex">\\\\(\\\\text{softmax}\\\\)</span> <code>softmax</code></p>', "en").count("<abbr")
+    >>> shown = add_tooltips("<h2>Key insight</h2><p>The Key of 猫, the key idea, and self-attention.</p>", "en")
+    >>> for line in shown.split("<abbr"):
+    ...     print(line.rstrip())
+    <h2>Key insight</h2><p>The
+     title="key — Each token's label, matched against queries: K = X·W_K">Key</abbr> of 猫, the key idea, and
+     title="self-attention — Attention in which Q, K and V all come from the same sequence">self-attention</abbr>.</p>
+    >>> formula = '<span class="arithmatex">\\\\(\\\\text{softmax}\\\\)</span>'
+    >>> add_tooltips(f"<p>{formula} <code>softmax</code></p>", "en").count("<abbr")
     0
     """
     out: list[str] = []

@@ -14,7 +14,7 @@ def draw(theme: Theme, lang: str) -> Figure:
     """A and Aᵀ side by side, the cell (坐在, 猫) framed in both: 0.84 one way, 0.14 the other."""
     example = cat_sat_on_mat()
     t = text("asymmetry", lang)
-    names = [t["gloss"].format(token=token, gloss=gloss) for token, gloss in zip(example.tokens, example.glosses)]
+    names = [t["gloss"].format(token=token, gloss=gloss) for token, gloss in zip(example.tokens, example.glosses, strict=True)]
     columns = list(example.tokens)  # the rows carry the English glosses; the columns stay narrow
     a = example.weights
     verb, noun = example.tokens.index("坐在"), example.tokens.index("猫")
@@ -28,7 +28,7 @@ def draw(theme: Theme, lang: str) -> Figure:
         outline_cell(ax, verb, noun, theme)
         ax.set_title(title, pad=10)
     fig.align_titles()
-    display = dict(zip(example.tokens, example.glosses)) if lang == "en" else {}
+    display = dict(zip(example.tokens, example.glosses, strict=True)) if lang == "en" else {}
     fig.supxlabel(
         t["note"].format(
             verb=display.get("坐在", "坐在"),

@@ -43,7 +43,8 @@ def note(results: dict[str, Any], lang: str) -> str:
     t = text("attention_time", lang)
     counts = {name: count for name, count in repeats(results).items() if name in STYLES}
     most = max(counts.values())
-    fewer = [t["fewer"].format(name=_inside_sentence(t[name], lang), repeats=count) for name, count in counts.items() if count < most]
+    fewer = [t["fewer"].format(name=_inside_sentence(t[name], lang), repeats=count)
+             for name, count in counts.items() if count < most]
     threads = results["torch"]["threads"]
     if not fewer:
         return t["note"].format(repeats=most, threads=threads)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import os
@@ -52,10 +53,8 @@ def _gb2312_characters() -> set[int]:
     characters = set()
     for high in range(0xA1, 0xF8):
         for low in range(0xA1, 0xFF):
-            try:
+            with contextlib.suppress(UnicodeDecodeError):  # not every pair is a character
                 characters.add(ord(bytes((high, low)).decode("gb2312")))
-            except UnicodeDecodeError:
-                pass
     return characters
 
 

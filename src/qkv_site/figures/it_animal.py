@@ -25,12 +25,12 @@ def draw(theme: Theme, lang: str) -> Figure:
     positions = np.arange(len(tokens))
     colors = [HIGHLIGHT if i == top else theme.muted for i in positions]
     ax.barh(positions, weights, color=colors, height=0.7)
-    for y, weight in zip(positions, weights):
+    for y, weight in zip(positions, weights, strict=True):
         ax.text(weight + 0.012, float(y), f"{weight:.2f}", va="center", ha="left", fontsize=SMALL_SIZE,
                 color=theme.text if y == top else theme.muted)
     ax.set_yticks(positions, tokens)
     ax.set_ylim(len(tokens) - 0.4, -0.6)  # sentence order, top to bottom
-    for label, token in zip(ax.get_yticklabels(), tokens):
+    for label, token in zip(ax.get_yticklabels(), tokens, strict=True):
         if token == "it":  # the query itself
             label.set_color(theme.ink(COLORS["q"]))
     ax.set_xlim(0, 1)

@@ -22,7 +22,7 @@ def draw(theme: Theme, lang: str) -> Figure:
     fig = new_figure(height=3.9)
     ax = fig.add_subplot()
     rows = range(len(shapes))
-    for row, shape, size in zip(rows, shapes, sizes):
+    for row, shape, size in zip(rows, shapes, sizes, strict=True):
         hatch = "//" if shape.hypothetical else None
         style = dict(height=0.62, edgecolor=theme.background, linewidth=0.8, hatch=hatch)
         ax.barh(row, size / 2 / GIB, color=COLORS["k"], label=t["k"] if row == 0 else None, **style)

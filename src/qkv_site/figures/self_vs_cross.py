@@ -17,7 +17,7 @@ def draw(theme: Theme, lang: str) -> Figure:
     source = example.source_tokens
     target: list[str] = list(example.target_tokens)
     if lang == "en":  # the Chinese target words with their English glosses
-        english = dict(zip(example.encoder.glosses, source))
+        english = dict(zip(example.encoder.glosses, source, strict=True))
         target = [t["gloss"].format(token=token, gloss=english[token]) for token in target]
 
     fig = new_figure(height=3.7)

@@ -30,7 +30,8 @@ def source_digest(src: Path = SRC, result_files: list[Path] | None = None) -> st
     """sha256 of everything the figures depend on: the `qkv` and figure sources, benchmark results, matplotlib, the font."""
     files = [file for package in SOURCES for file in python_files(src / package, package.replace("/", "."))]
     # The measurement figures draw committed benchmark results: new results, new figures.
-    files += [(f"benchmarks/results/{path.name}", path) for path in (results.result_files() if result_files is None else result_files)]
+    measured = results.result_files() if result_files is None else result_files
+    files += [(f"benchmarks/results/{path.name}", path) for path in measured]
     return files_digest(files, LIBRARIES)
 
 

@@ -22,7 +22,10 @@ _MATHML = re.compile(r"(<math\b[^>]*>)(.*?)(</math>)", re.DOTALL)
 def _with_tex(html: str, tex: str) -> str:
     """The TeX kept in the MathML as its annotation (hidden; copy tools and the tests read it)."""
     annotation = f'<annotation encoding="application/x-tex">{escape(tex, quote=False)}</annotation>'
-    return _MATHML.sub(lambda m: f"{m.group(1)}<semantics><mrow>{m.group(2)}</mrow>{annotation}</semantics>{m.group(3)}", html, count=1)
+    def wrapped(m: re.Match[str]) -> str:
+        return f"{m.group(1)}<semantics><mrow>{m.group(2)}</mrow>{annotation}</semantics>{m.group(3)}"
+
+    return _MATHML.sub(wrapped, html, count=1)
 
 
 @dataclass(frozen=True)

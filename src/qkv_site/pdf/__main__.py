@@ -32,8 +32,10 @@ def build_pdfs(site: Path, config_file: Path, browser: Path = CHROMIUM, langs: l
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m qkv_site.pdf", description=__doc__)
-    parser.add_argument("--site-dir", type=Path, default=Path("site"), help="the built site (default: site); the PDFs go to <site-dir>/pdf/")
-    parser.add_argument("--config-file", type=Path, default=Path("mkdocs.yml"), help="the MkDocs configuration whose nav gives the order (default: mkdocs.yml)")
+    parser.add_argument("--site-dir", type=Path, default=Path("site"),
+                        help="the built site (default: site); the PDFs go to <site-dir>/pdf/")
+    parser.add_argument("--config-file", type=Path, default=Path("mkdocs.yml"),
+                        help="the MkDocs configuration whose nav gives the order (default: mkdocs.yml)")
     parser.add_argument("--browser", type=Path, default=CHROMIUM, help=f"the Chromium to print with (default: {CHROMIUM})")
     parser.add_argument("--lang", action="append", help="only this language (repeatable; default: every language)")
     args = parser.parse_args(argv)
