@@ -8,5 +8,5 @@ q = sigma * rng.standard_normal((n_samples, d_k))  # (n_samples, d_k), component
 k = sigma * rng.standard_normal((n_samples, d_k))
 dots = (q * k).sum(axis=-1)  # (n_samples,)
 divisor = sigma**2 * math.sqrt(d_k)
-print("d_k·σ⁴ =", d_k * sigma**4, " Var[q·k] =", round(float(dots.var(ddof=1)), 2))
-print("σ²·√d_k =", divisor, " Var[q·k / (σ²·√d_k)] =", round(float((dots / divisor).var(ddof=1)), 2))
+print(d_k * sigma**4, dots.var(ddof=1).round(2))  # d_k·σ⁴, Var[q·k]
+print(divisor, (dots / divisor).var(ddof=1).round(2))  # σ²·√d_k, Var[q·k / (σ²·√d_k)]

@@ -8,4 +8,5 @@ tied = worked_example(w_q=example.w_k)  # W_Q = W_K
 print(tied.scores)  # QKᵀ
 print(tied.weights.round(2))
 print(asymmetry(tied.scores))  # ‖QKᵀ − (QKᵀ)ᵀ‖_F
-print(np.all(tied.weights.argmax(axis=1) == np.arange(len(tied.tokens))))  # each row's largest weight on the diagonal?
+own = np.all(tied.weights.argmax(axis=1) == np.arange(len(tied.tokens)))  # each row's largest on the diagonal?
+print(own)
