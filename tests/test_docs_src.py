@@ -63,9 +63,10 @@ def test_complexity_programs_agree_with_the_values_the_prose_prints() -> None:
 def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints() -> None:
     import math
 
+    from qkv_site.figures.softmax_saturation import D_KS
     from qkv_site.figures.softmax_saturation import _study as figure_study
     from qkv_site.formatting import number
-    from qkv_site.pages.why_sqrt_dk import values
+    from qkv_site.pages.why_sqrt_dk import D_KS_FIGURE, values
 
     shown = values()
     page = DOCS_SRC / "why-sqrt-dk"
@@ -83,7 +84,8 @@ def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints() -> None:
     measured = strategies["measured"]
     assert (shown["n_keys"], shown["strategy_d_k"]) == (str(measured.n_keys), str(measured.d_k[0]))
     assert shown["uniform_entropy"] == number(math.log(measured.n_keys))
-    curves = figure_study()  # the note quotes the figure's experiment
+    assert D_KS_FIGURE == D_KS  # the note quotes the figure's experiment
+    curves = figure_study()
     unscaled, scaled = curves.jacobian_norm["none"], curves.jacobian_norm["sqrt_d_k"]
     above = [str(d) for d, u, s in zip(curves.d_k, unscaled, scaled, strict=True) if u > s]
     widest = list(curves.d_k).index(int(shown["gradient"]["widest_d_k"]))
