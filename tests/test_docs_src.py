@@ -58,3 +58,83 @@ def test_complexity_programs_agree_with_the_values_the_prose_prints() -> None:
     assert [shown["long_fp16"], shown["long_fp32"], shown["long_model"]] == re.findall(r"= (\S+ \w?i?B)$", printed, re.MULTILINE)
     _, printed = run(DOCS_SRC / "complexity" / "exercise_3.py")
     assert f"× {shown['doubled_ratio']}" in printed and shown["doubled_total"] in printed
+
+
+def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints() -> None:
+    import math
+
+    from qkv_site.figures.softmax_saturation import D_KS
+    from qkv_site.figures.softmax_saturation import _study as figure_study
+    from qkv_site.formatting import number
+    from qkv_site.pages.why_sqrt_dk import D_KS_FIGURE, values
+
+    shown = values()
+    page = DOCS_SRC / "why-sqrt-dk"
+    variance, _ = run(page / "variance.py")  # the table's draw, as the reader's program makes it
+    study = variance["study"]
+    assert [(r.d_k, r.theory, r.measured, r.scaled) for r in shown["variance_rows"]] == [
+        (str(d), str(d), number(v), number(s)) for d, v, s in zip(study.d_k, study.variance, study.scaled_variance, strict=True)
+    ]
+    strategies, printed = run(page / "strategies.py")
+    lines = dict((line.split()[0], line.split()[1:]) for line in printed.splitlines())
+    assert list(lines) == list(shown["strategies"])
+    for strategy, (largest, entropy) in lines.items():  # the program rounds with round(), the table with number()
+        assert float(largest) == float(shown["strategies"][strategy]["max_weight"]), strategy
+        assert float(entropy) == float(shown["strategies"][strategy]["entropy"]), strategy
+    measured = strategies["measured"]
+    assert (shown["n_keys"], shown["strategy_d_k"]) == (str(measured.n_keys), str(measured.d_k[0]))
+    assert shown["uniform_entropy"] == number(math.log(measured.n_keys))
+    assert D_KS_FIGURE == D_KS  # the note quotes the figure's experiment
+    curves = figure_study()
+    unscaled, scaled = curves.jacobian_norm["none"], curves.jacobian_norm["sqrt_d_k"]
+    above = [str(d) for d, u, s in zip(curves.d_k, unscaled, scaled, strict=True) if u > s]
+    widest = list(curves.d_k).index(int(shown["gradient"]["widest_d_k"]))
+    assert shown["gradient"]["above"] == above and widest == max(range(len(unscaled)), key=lambda i: unscaled[i] - scaled[i])
+    assert (shown["gradient"]["unscaled"], shown["gradient"]["scaled"]) == (number(unscaled[widest]), number(scaled[widest]))
+    exercise_1, _ = run(page / "exercise_1.py")
+    i, draw, ex1 = exercise_1["i"], exercise_1["study"], shown["exercise_1"]
+    assert (ex1["variance"], ex1["scaled"]) == (number(draw.variance[i]), number(draw.scaled_variance[i]))
+    assert ex1["variance"] == shown["variance_rows"][i].measured  # the same draw as the table
+    assert (ex1["std"], ex1["n_samples"]) == (number(exercise_1["std"]), f"{draw.n_samples:,}")
+    assert int(ex1["unscaled_ratio"].replace(",", "")) == round(math.exp(exercise_1["std"]))
+    exercise_2, _ = run(page / "exercise_2.py")
+    ex2 = shown["exercise_2"]
+    assert (ex2["measured"], ex2["divisor"]) == (number(exercise_2["dots"].var(ddof=1)), number(exercise_2["divisor"]))
+    assert ex2["scaled"] == number((exercise_2["dots"] / exercise_2["divisor"]).var(ddof=1))
+    _, printed = run(page / "exercise_3.py")
+    for line in printed.splitlines():
+        strategy, own, other = re.fullmatch(r"(\w+) \[([\d.]+) +([\d.]+)\]", line.strip()).groups()  # type: ignore[union-attr]
+        row = shown["exercise_3"][strategy]
+        assert abs(float(own) - float(row["own"].rstrip("%")) / 100) <= 0.0051, (strategy, own, row)
+        assert abs(float(other) - float(row["other"].rstrip("%")) / 100) <= 0.0051, (strategy, other, row)
+
+
+def test_why_three_matrices_programs_agree_with_the_values_the_prose_prints() -> None:
+    from qkv_site.formatting import bmatrix, percent, vector
+    from qkv_site.pages.why_three_matrices import values
+
+    shown = values()
+    page = DOCS_SRC / "why-three-matrices"
+    how, _ = run(page / "how_computed.py")
+    cat, sit = how["cat"], how["sit"]
+    assert [t["token"] for t in shown["tokens"]] == list(cat.tokens)
+    assert shown["unprojected"] == [percent(w) for w in how["unprojected"][sit]]
+    assert shown["projected"] == [percent(w) for w in cat.weights[sit]]
+    exercise_1, _ = run(page / "exercise_1.py")
+    x, counter, ex1 = exercise_1["x"], exercise_1["weights"], shown["exercise_1"]
+    assert (ex1["xxt"], ex1["squared_norms"]) == (bmatrix(x @ x.T), vector((x**2).sum(axis=1)))
+    assert ex1["weights"] == bmatrix(exercise_1["unprojected"])
+    assert (ex1["counter_x"], ex1["counter_weights"]) == (bmatrix(exercise_1["short_long"]), bmatrix(counter))
+    assert (ex1["counter_own"], ex1["counter_other"]) == (percent(counter[0, 0]), percent(counter[0, 1]))
+    exercise_2, printed = run(page / "exercise_2.py")
+    ex2 = shown["exercise_2"]
+    holds, rank_line, sizes = printed.splitlines()[-3:]
+    (rank, d_k), (separate, one, times) = rank_line.split(), sizes.split()
+    assert ex2["merged"] == bmatrix(exercise_2["merged"]) and holds == "True"  # the page says the identity holds
+    assert (ex2["rank"], ex2["d_k"]) == (rank, d_k)
+    assert (ex2["separate"], ex2["one"], ex2["times"]) == (f"{int(separate):,}", f"{int(one):,}", times)
+    exercise_3, printed = run(page / "exercise_3.py")
+    ex3 = shown["exercise_3"]
+    assert (ex3["scores"], ex3["weights"]) == (bmatrix(exercise_3["tied"].scores), bmatrix(exercise_3["tied"].weights))
+    assert float(ex3["scores_asymmetry"]) == float(printed.splitlines()[-2])
+    assert str(ex3["own"]) == printed.splitlines()[-1]  # the flag that picks the page's sentence

@@ -115,8 +115,11 @@ def test_exercise_1_of_why_three_matrices_rests_on_what_the_page_shows() -> None
         text = source(lang, "why-three-matrices.md")
         solution = text[text.index("{ #exercise-1 }") : text.index("{ #exercise-2 }")]
         assert old_question not in text and old_link not in text, f"{lang}/why-three-matrices.md: exercise 1 or 3"
-        # "No projection" is softmax(XXᵀ)X on this page: unscaled, not softmax(XXᵀ/√d).
-        assert "self_attention(" not in solution and solution.count("scale=1.0") == 2, f"{lang}: exercise 1 must not scale"
+        # "No projection" is softmax(XXᵀ)X on this page: unscaled, not softmax(XXᵀ/√d). The code is the program it includes.
+        programs = re.findall(r'--8<-- "([^"]+)"', solution)
+        assert programs, f"{lang}: exercise 1 shows no program"
+        code = "".join((ROOT / "docs_src" / name).read_text(encoding="utf-8") for name in programs)
+        assert "self_attention(" not in code and code.count("scale=1.0") == 2, f"{lang}: exercise 1 must not scale"
 
 
 # Why √d_k? --------------------------------------------------------------------------------------
