@@ -10,12 +10,17 @@ Each language's page supplies its own words; the values are the same numbers for
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable, Mapping
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 import jinja2
 from mkdocs.exceptions import PluginError
+
+from qkv_site.build_cache import process_digest
+from qkv_site.cache_files import atomic_write, sweep
 
 PAGES_PACKAGE = "qkv_site.pages"
 FRONT_MATTER_KEY = "values"
@@ -29,19 +34,30 @@ _environment = jinja2.Environment(
 )
 
 
-def page_values(name: str) -> Mapping[str, Any]:
-    """What `qkv_site.pages.<name>.values()` computed (the module keeps its own cache)."""
+def page_values(name: str, cache: Path | None = None) -> Mapping[str, Any]:
+    """What `qkv_site.pages.<name>.values()` computed. With ``cache`` (a folder), the values are kept
+    there under the build's inputs digest, so a rebuild with unchanged code reads them instead of
+    computing them again (`qkv_site.build_cache.process_digest`: all of qkv and qkv_site, the results)."""
+    if cache is not None:
+        kept = cache / process_digest()[:16] / f"{name}.pickle"
+        if kept.is_file():
+            stored: Mapping[str, Any] = pickle.loads(kept.read_bytes())
+            return stored
     values: Callable[[], Mapping[str, Any]] = import_module(f"{PAGES_PACKAGE}.{name}").values
-    return values()
+    computed = values()
+    if cache is not None:
+        sweep(cache, keep=kept.parent)
+        atomic_write(kept, pickle.dumps(computed))
+    return computed
 
 
-def render(markdown: str, meta: Mapping[str, Any], src_uri: str) -> str:
+def render(markdown: str, meta: Mapping[str, Any], src_uri: str, cache: Path | None = None) -> str:
     """``markdown`` with its named values filled in, or unchanged when its front matter asks for none."""
     name = meta.get(FRONT_MATTER_KEY)
     if name is None:
         return markdown
     try:
-        return _environment.from_string(markdown).render(page_values(str(name)))
+        return _environment.from_string(markdown).render(page_values(str(name), cache))
     except jinja2.TemplateSyntaxError as error:
         raise PluginError(f"{src_uri}, line {error.lineno}: {error.message}") from error
     except Exception as error:

@@ -54,6 +54,7 @@ class SiteConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_sub
 class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__ has no types
     def __init__(self) -> None:
         self.runner: BlockRunner | None = None
+        self.cache = Path(CACHE)  # set from the configuration's folder in on_config
         self.notebooks = NotebookPages()
         self.built = False
 
@@ -62,7 +63,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         merge_printed_output()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        cache = Path(config.config_file_path).resolve().parent / CACHE
+        cache = self.cache = Path(config.config_file_path).resolve().parent / CACHE
         module = import_module(compat.MARKDOWN_EXEC_RUN.module)
         if self.runner is None:  # once per instance: a rebuild under `mkdocs serve` keeps the same runner
             run = compat.MARKDOWN_EXEC_RUN.resolve()
@@ -92,7 +93,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         assert self.runner is not None
         self.runner.start_page(page.file.src_uri)
         compat.MARKDOWN_EXEC_SESSIONS.resolve().clear()  # no page sees another page's variables
-        markdown = page_values.render(markdown, page.meta, page.file.src_uri)
+        markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.cache / "page-values")
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
     def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
