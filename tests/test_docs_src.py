@@ -96,9 +96,10 @@ def test_self_vs_cross_programs_agree_with_the_values_the_prose_prints() -> None
 
     shown = values()["exercise_2"]
     exercise_2, _ = run(DOCS_SRC / "self-vs-cross" / "exercise_2.py")
-    love = exercise_2["encoder"].tokens.index("love")
+    tokens = exercise_2["encoder"].tokens
+    love = tokens.index("love")
     for name, row in (("unmasked", exercise_2["encoder"].weights[love]), ("masked", exercise_2["masked"][love])):
-        assert [(s.token, s.share) for s in shown[name]] == [(t, percent(w)) for t, w in zip(exercise_2["encoder"].tokens, row)]
+        assert [(s.token, s.share) for s in shown[name]] == [(t, percent(w)) for t, w in zip(tokens, row, strict=True)]
     exercise_1, printed = run(DOCS_SRC / "self-vs-cross" / "exercise_1.py")
     rows, columns = exercise_1["x_decoder"].shape[0], exercise_1["x_encoder"].shape[0]
     assert exercise_1["weights"].shape == (rows, columns) and printed.split("\n")[1] == "True"
@@ -159,6 +160,6 @@ def test_playground_limits_are_the_ones_its_script_reads() -> None:
     data = json.loads(re.search(r">(.*)</script>", shown["presets_script"]).group(1).replace("<\\/", "</"))
     assert (shown["max_tokens"], shown["max_dim"]) == (str(data["limits"]["max_tokens"]), str(data["limits"]["max_dim"]))
     assert shown["animal_tokens"] == str(len(data["presets"]["it-animal"]["tokens"])) == str(len(it_animal_sentence().tokens))
-    assert f"parseCell(cell, LIMIT)" in SCRIPT.read_text(encoding="utf-8")  # the limit the note quotes is the one applied
+    assert "parseCell(cell, LIMIT)" in SCRIPT.read_text(encoding="utf-8")  # the limit the note quotes is the one applied
     for lang in LANGUAGES:
         assert rendered("playground.md", lang).count(shown["presets_script"]) == 1

@@ -88,7 +88,8 @@ def _figure() -> dict[str, Any]:
     self_map = heatmap(example.encoder.weights, source, source)
     cross_map = heatmap(example.cross.weights, target, source)
     _require(len(target) == len(source) and cross_map["diagonal"] == "all",
-             f"look at the diagonal: each target word lines up with the source word in its place ({brightest(example.cross.weights)})")
+             "look at the diagonal: each target word lines up with the source word in its place "
+             f"({brightest(example.cross.weights)})")
     love, cat = source.index("love"), target.index("猫")
     _require(self_map["rows"][love].keys == ["I", "cats"] and cross_map["rows"][cat].keys == ["cats"],
              "the Q of love finds I and cats most relevant; the Q of 猫 finds cats")
