@@ -287,7 +287,7 @@ def test_a_block_that_lists_the_editors_notes_is_keyed_by_the_pages(tmp_path: Pa
     runner = BlockRunner(lambda code, **options: "", tmp_path, cache=lambda folder: recorder,
                          pages=lambda: pages_digest(tmp_path / "docs", config))
     runner.start_page("corrections.md")
-    listing = 'from qkv_site.corrections import notes_table\n\nprint(notes_table("zh"))\n'
+    listing = 'from qkv_site.corrections import editors_notes\n\nprint(len(editors_notes("zh")))\n'
     runner(listing)
     page.write_text('# Page\n\n<a id="note-new"></a>\n\n!!! note "编者注：新的"\n\n    正文。\n', encoding="utf-8")
     runner(listing)
