@@ -1,5 +1,5 @@
 """Sentences about computed and measured numbers check themselves (qkv_site.claims): the beyond page's
-and the self-vs-cross figure's sentences follow their data, and a false one stops the strict build."""
+sentences follow their data, and a false one stops the strict build (the self-vs-cross figure's: test_self_vs_cross_page.py)."""
 
 from __future__ import annotations
 
