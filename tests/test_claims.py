@@ -1,5 +1,5 @@
 """Sentences about computed and measured numbers check themselves (qkv_site.claims): the beyond page's
-and the self-vs-cross figure's sentences follow their data, and a false one stops the strict build."""
+sentences follow their data, and a false one stops the strict build (the self-vs-cross figure's: test_self_vs_cross_page.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import pytest
 
 from conftest import build_site
 from qkv_site import beyond_quadratic as beyond
-from qkv_site import weights_text
 from qkv_site.claims import ClaimError, choose, claim, listing
 from qkv_site.figure_markup import figure
 from qkv_site.figures.attention_time import note
@@ -178,36 +177,6 @@ def test_the_repeats_each_implementation_had_are_said(speed: dict) -> None:
     speed["results"][0]["samples_s"] = speed["results"][0]["samples_s"][:5]  # one n timed fewer times: no one count
     with pytest.raises(ValueError, match="a different number of times at different n"):
         beyond.repeats_sentence(speed, "en")
-
-
-# The self-vs-cross figure ------------------------------------------------------------------------
-
-
-def test_the_self_vs_cross_alt_text_says_only_what_the_weights_show() -> None:
-    zh, en = weights_text.self_vs_cross_figure("zh"), weights_text.self_vs_cross_figure("en")
-    alt = re.search(r"!\[(.*?)\]", en).group(1)
-    left, right = alt.split("On the right")
-    assert "no row brightest on the diagonal" in left and "“love” weighs “I” and “cats” most, equally" in left
-    assert "brightest along the diagonal" in right and "“猫” weighs “cats” most" in right
-    zh_alt = re.search(r"!\[(.*?)\]", zh).group(1)
-    assert zh_alt.index("每一行最亮的格子都不在对角线上") < zh_alt.index("右边") < zh_alt.index("对角线最亮")
-
-
-def test_the_diagonal_sentence_follows_the_weights() -> None:
-    assert weights_text.diagonal_sentence(np.eye(3) + 0.1, "p.md")["en"] == "brightest along the diagonal"
-    assert weights_text.diagonal_sentence(np.array([[0.2, 0.8], [0.5, 0.5]]), "p.md")["zh"] == "有的行最亮的格子在对角线上，有的不在"
-
-
-def test_cross_weights_off_the_diagonal_stop_the_caption(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = weights_text.translation_example()
-
-    class Shuffled:
-        source_tokens, target_tokens, encoder = real.source_tokens, real.target_tokens, real.encoder
-        cross = type("Cross", (), {"weights": real.cross.weights[::-1]})  # "我" now looks at "cats"
-
-    monkeypatch.setattr(weights_text, "translation_example", lambda: Shuffled)
-    with pytest.raises(ClaimError, match="self-vs-cross.md: .*look at the diagonal"):
-        weights_text.self_vs_cross_figure("en")
 
 
 # The build ---------------------------------------------------------------------------------------

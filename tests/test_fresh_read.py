@@ -15,7 +15,6 @@ from conftest import DOCS
 from qkv import scaled_dot_product_attention
 from qkv.analysis import dot_product_variance, scaling_study
 from qkv.examples import cat_sat_on_mat, worked_example
-from qkv_site.build.block_runs import BlockRunner, pages_digest
 from qkv_site.corrections import NOTE_PREFIX
 from qkv_site.figures.softmax_saturation import D_KS
 from qkv_site.formatting import number
@@ -264,37 +263,3 @@ def test_a_page_titled_like_its_heading_in_chinese_is_titled_so_in_english(site:
         if zh_title == zh_heading:
             en_title, en_heading = titles(page, "en")
             assert en_title == en_heading, f"{page}: the English page has two titles, {en_title!r} and {en_heading!r}"
-
-
-# The corrections page's list is computed from the pages: a cached build must not keep an old list --
-
-
-def test_a_block_that_lists_the_editors_notes_is_keyed_by_the_pages(tmp_path: Path) -> None:
-    class Recorder:
-        def __init__(self) -> None:
-            self.options: list[dict] = []
-
-        def key(self, **parts) -> str:
-            self.options.append(parts["options"])
-            return "key"
-
-        def load(self, key: str) -> str:
-            return "the output"
-
-    recorder = Recorder()
-    page = tmp_path / "docs" / "zh" / "page.md"
-    page.parent.mkdir(parents=True)
-    page.write_text("# Page\n", encoding="utf-8")
-    config = tmp_path / "mkdocs.yml"
-    config.write_text("nav: []\n", encoding="utf-8")
-    runner = BlockRunner(lambda code, **options: "", tmp_path, cache=lambda folder: recorder,
-                         pages=lambda: pages_digest(tmp_path / "docs", config))
-    runner.start_page("corrections.md")
-    listing = 'from qkv_site.corrections import notes_table\n\nprint(notes_table("zh"))\n'
-    runner(listing)
-    page.write_text('# Page\n\n<a id="note-new"></a>\n\n!!! note "编者注：新的"\n\n    正文。\n', encoding="utf-8")
-    runner(listing)
-    runner("print(1)\n")
-    first, second, unrelated = recorder.options
-    assert first["pages"] != second["pages"], "a new editor's note must change the key of the corrections list"
-    assert "pages" not in unrelated, "a block that does not read the pages keeps its key"

@@ -77,3 +77,18 @@ def test_a_strict_build_fails_on_a_misspelt_value(tmp_path: Path) -> None:
     result = build_site(tmp_path / "site", config)
     output = result.stdout + result.stderr
     assert result.returncode != 0 and "index.md" in output and "no_such_value" in output, output[-3000:]
+
+
+def test_values_are_kept_between_builds_unless_they_read_the_pages(values_module: types.ModuleType, tmp_path: Path) -> None:
+    calls: list[int] = []
+
+    def counted() -> dict[str, str]:
+        calls.append(1)
+        return {"n": str(len(calls))}
+
+    values_module.values = counted  # type: ignore[attr-defined]
+    assert render("{{ n }}", {"values": "example"}, "zh/a.md", tmp_path) == "1"
+    assert render("{{ n }}", {"values": "example"}, "zh/a.md", tmp_path) == "1"  # read from the cache
+    values_module.KEPT_BETWEEN_BUILDS = False  # type: ignore[attr-defined]  # e.g. the corrections list
+    assert render("{{ n }}", {"values": "example"}, "zh/a.md", tmp_path) == "2"
+    assert render("{{ n }}", {"values": "example"}, "zh/a.md", tmp_path) == "3"

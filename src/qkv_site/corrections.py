@@ -3,8 +3,8 @@
 Every place where the site departs from the article carries an editor's note: an admonition
 ``!!! note "编者注：…"`` (``!!! note "Editor's note: …"`` in English), preceded on its own line by
 ``<a id="note-SLUG"></a>``, with the same SLUG in both languages. The corrections page lists them
-all, in the order of the nav, so a new note appears there by itself; a note without its anchor,
-or an anchor without its note, stops the build.
+all, in the order of the nav (`qkv_site.pages.corrections`), so a new note appears there by itself;
+a note without its anchor, or an anchor without its note, stops the build.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from pathlib import Path
 
 import yaml
 
-from qkv_site.formatting import markdown_table
 from qkv_site.nav import flatten_nav
 from qkv_site.translations import split_front_matter
 
@@ -35,19 +34,6 @@ class EditorsNote:
     anchor: str
     title: str
     page_title: str
-
-    @property
-    def url(self) -> str:
-        """The page's URL relative to another top-level page (the corrections page): ``../summary-flow/``.
-
-        A URL, not a ``.md`` link: MkDocs does not rewrite the links of build-time output.
-        """
-        stem = self.page.removesuffix(".md")
-        return "../" if stem == "index" else f"../{stem}/"
-
-    @property
-    def link(self) -> str:
-        return f"{self.url}#{self.anchor}"
 
 
 class _NavLoader(yaml.SafeLoader):
@@ -112,13 +98,3 @@ def editors_notes(lang: str, docs: Path = Path("docs"), config: Path = Path("mkd
     for page in nav_pages(config):
         notes += notes_of_page((docs / lang / page).read_text(encoding="utf-8"), page, lang)
     return notes
-
-
-def notes_table(lang: str, docs: Path = Path("docs"), config: Path = Path("mkdocs.yml")) -> str:
-    """The Markdown table of the corrections page: each note, linked, and the page it is on."""
-    header = {"zh": ["编者注", "所在页面"], "en": ["Editor's note", "Page"]}[lang]
-    notes = editors_notes(lang, docs, config)
-    if not notes:
-        raise ValueError(f"no editor's note found in {docs / lang}; run the build from the repository's root")
-    rows = [[f"[{note.title}]({note.link})", f"[{note.page_title}]({note.url})"] for note in notes]
-    return markdown_table(header, rows, align="ll")

@@ -37,13 +37,17 @@ _environment = jinja2.Environment(
 def page_values(name: str, cache: Path | None = None) -> Mapping[str, Any]:
     """What `qkv_site.pages.<name>.values()` computed. With ``cache`` (a folder), the values are kept
     there under the build's inputs digest, so a rebuild with unchanged code reads them instead of
-    computing them again (`qkv_site.build_cache.process_digest`: all of qkv and qkv_site, the results)."""
+    computing them again (`qkv_site.build_cache.process_digest`: all of qkv and qkv_site, the results),
+    unless the module says ``KEPT_BETWEEN_BUILDS = False`` (its values come from the pages' text)."""
+    module = import_module(f"{PAGES_PACKAGE}.{name}")
+    if not getattr(module, "KEPT_BETWEEN_BUILDS", True):  # values read from the pages' text (the corrections list)
+        cache = None
     if cache is not None:
         kept = cache / process_digest()[:16] / f"{name}.pickle"
         if kept.is_file():
             stored: Mapping[str, Any] = pickle.loads(kept.read_bytes())
             return stored
-    values: Callable[[], Mapping[str, Any]] = import_module(f"{PAGES_PACKAGE}.{name}").values
+    values: Callable[[], Mapping[str, Any]] = module.values
     computed = values()
     if cache is not None:
         sweep(cache, keep=kept.parent)

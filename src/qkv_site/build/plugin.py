@@ -35,7 +35,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from qkv_site.build import compat, page_values
-from qkv_site.build.block_runs import BlockRunner, pages_digest
+from qkv_site.build.block_runs import BlockRunner
 from qkv_site.build.descriptions import description
 from qkv_site.build.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.build.translation_notice import with_notice
@@ -68,8 +68,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         if self.runner is None:  # once per instance: a rebuild under `mkdocs serve` keeps the same runner
             run = compat.MARKDOWN_EXEC_RUN.resolve()
             run = run.run if isinstance(run, BlockRunner) else run  # another instance's, in the same process
-            docs, config_file = Path(config["docs_dir"]).resolve(), Path(config.config_file_path).resolve()
-            self.runner = BlockRunner(run, cache / "markdown-exec", pages=lambda: pages_digest(docs, config_file))
+            self.runner = BlockRunner(run, cache / "markdown-exec")
         setattr(module, compat.MARKDOWN_EXEC_RUN.attribute, self.runner)
         jupyter = config.plugins.get("mkdocs-jupyter")  # a site without notebooks (a test's) has none
         if jupyter is not None:

@@ -1,0 +1,19 @@
+"""The rows of the page “术语表 / Glossary”: the terms of `qkv_site.glossary`, the same list the tooltips use.
+
+>>> values()["terms"][0].text
+'Query'
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from qkv_site.glossary import TERMS
+
+
+@cache
+def values() -> dict[str, Any]:
+    if not TERMS:
+        raise ValueError("qkv_site.glossary.TERMS is empty: the glossary page would show a table without rows")
+    return {"terms": list(TERMS)}
