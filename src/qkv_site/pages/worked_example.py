@@ -1,0 +1,243 @@
+"""The numbers of the page “逐步计算：一个完整的例子 / Step by step: a complete example”.
+
+Every matrix, vector and percentage of the page comes from `qkv.examples.worked_example()`, one
+property per step. Each sentence of the page that compares or describes these numbers (“they give
+exactly the article's K and V”, “the row of love is the same as without the mask”, “love now attends
+more to I”) is checked here against the numbers it compares: when they stop supporting it, the build
+stops, naming the page and the sentence.
+
+>>> shown = values()
+>>> shown["d_k"], shown["walk"].total, [step.weight for step in shown["walk"].steps]
+('3', '4.95', ['0.64', '0.36'])
+>>> [(row.query, row.cells[0].percent) for row in shown["shares"]]
+[('I', '64%'), ('love', '36%')]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from qkv import causal_mask, scaled_dot_product_attention, softmax
+from qkv.examples import WorkedExample, worked_example
+from qkv_site.claims import ClaimError
+from qkv_site.formatting import bmatrix, factor, number, percent, vector
+from qkv_site.playground import presets_script
+
+PAGE = "worked-example.md"
+# What the article assumes K and V to be (it gives X and W_Q, not W_K or W_V).
+ARTICLE_K = ((1, 1, 0), (0, 1, 1))
+ARTICLE_V = ((1, 0, 1), (0, 1, 0))
+# The dot-product table: A, and the vectors B (same direction), C (perpendicular), D (opposite).
+DIRECTIONS = {"A": (1, 0), "B": (1, 0), "C": (0, 1), "D": (-1, 0)}
+CHANGED_CELL = (0, 1)  # exercise 4: the second cell of the first row of X goes from 0 to 1
+
+
+def _require(holds: bool, sentence: str) -> None:
+    """Stop the build when the numbers no longer support what the page's sentence says of them."""
+    if not holds:
+        raise ClaimError(f"{PAGE}: the data no longer support the sentence: {sentence}")
+
+
+@dataclass(frozen=True)
+class DotRow:
+    """One row of the table of directions: the other vector and its dot product with A."""
+
+    vector: str  # [1, 0]
+    product: str  # 1 \times 1 + 0 \times 0 = 1, TeX
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One weight of a query's row: the key it goes to, as a score, a percentage, and whether it is the query itself."""
+
+    key: str
+    score: str
+    percent: str
+    own: bool
+
+
+@dataclass(frozen=True)
+class QueryRow:
+    """One query's row: its cells, in key order, and its new vector (the output of step 5)."""
+
+    query: str
+    cells: tuple[Cell, ...]
+    output: str  # [0.64, 0.36, 0.64]
+
+
+@dataclass(frozen=True)
+class WalkStep:
+    """One score of the row done by hand: the score, e^score and its weight, each rounded."""
+
+    score: str
+    exp: str
+    weight: str
+
+
+@dataclass(frozen=True)
+class Walkthrough:
+    """Softmax of the first row as the article does it on paper."""
+
+    scores: str  # [1.15, 0.58]
+    steps: tuple[WalkStep, ...]
+    exps_sum: str  # 3.16 + 1.79, TeX
+    total: str
+
+
+@dataclass(frozen=True)
+class Change:
+    """Exercise 4: how much one token attends to the first token, before and after the edit."""
+
+    token: str
+    before: str
+    after: str
+
+
+def _check_shape(example: WorkedExample) -> None:
+    n, d_model = example.x.shape
+    _require(n == 2 and d_model == 4,
+             "a simplified example of 2 words, each of 4 dimensions (two rows and two columns of weights)")
+
+
+def _projections(example: WorkedExample) -> dict[str, str]:
+    integers = all(np.issubdtype(w.dtype, np.integer) for w in (example.w_k, example.w_v))
+    _require(integers and bool(np.array_equal(example.k, ARTICLE_K)) and bool(np.array_equal(example.v, ARTICLE_V)),
+             "we fill in a pair of integer matrices W_K, W_V that give exactly the article's K and V")
+    return {"w_q": bmatrix(example.w_q), "w_k": bmatrix(example.w_k), "w_v": bmatrix(example.w_v),
+            "q": bmatrix(example.q), "k": bmatrix(example.k), "k_t": bmatrix(example.k.T), "v": bmatrix(example.v)}
+
+
+def _terms(a: np.ndarray, b: np.ndarray) -> str:
+    """A dot product written out term by term, in TeX: 2 \\times 1 + 0 \\times 1 + 1 \\times 0."""
+    return " + ".join(f"{factor(x)} \\times {factor(y)}" for x, y in zip(a, b, strict=True))
+
+
+def _dot(example: WorkedExample) -> dict[str, str]:
+    q0, k0 = example.q[0], example.k[0]  # the Query and the Key of the first token
+    return {"q": vector(q0), "k": vector(k0), "terms": _terms(q0, k0), "value": number(q0 @ k0)}
+
+
+def _directions() -> dict[str, Any]:
+    a = np.array(DIRECTIONS["A"])
+    others = {name: np.array(DIRECTIONS[name]) for name in "BCD"}
+    dots = {name: float(a @ other) for name, other in others.items()}
+    cosines = {name: dots[name] / float(np.linalg.norm(a) * np.linalg.norm(other)) for name, other in others.items()}
+    _require(cosines == {"B": 1.0, "C": 0.0, "D": -1.0},
+             "B points the same way as A, C is perpendicular to it, D points the opposite way")
+    _require(dots["B"] > dots["C"] == 0 > dots["D"],
+             "same direction, the largest (a large) dot product; perpendicular, zero; opposite, the smallest (a negative) one")
+    _require(float(a @ (2 * others["B"])) == 2 * dots["B"],
+             "a vector in the same direction as B and twice as long doubles the dot product")
+    rows = {name: DotRow(vector(other), f"{_terms(a, other)} = {number(dots[name])}") for name, other in others.items()}
+    return {"a": vector(a), **rows}
+
+
+def _rows(example: WorkedExample) -> tuple[QueryRow, ...]:
+    tokens, scores, weights = example.tokens, example.scores, example.weights
+    return tuple(
+        QueryRow(query, tuple(Cell(key, number(scores[i, j]), percent(weights[i, j]), i == j) for j, key in enumerate(tokens)),
+                 vector(example.output[i]))
+        for i, query in enumerate(tokens)
+    )
+
+
+def _walkthrough(example: WorkedExample) -> Walkthrough:
+    walk = example.softmax_walkthrough(row=0)
+    steps = tuple(WalkStep(number(z), number(e), number(w)) for z, e, w in zip(walk.scores, walk.exps, walk.weights, strict=True))
+    return Walkthrough(vector(walk.scores), steps, " + ".join(number(e) for e in walk.exps), number(walk.total))
+
+
+def _check_weights(example: WorkedExample) -> None:
+    w = example.weights
+    _require(bool(np.allclose(w.sum(axis=-1), 1.0)), "each row of the weights adds up to 1")
+    off_diagonal = w[~np.eye(len(w), dtype=bool)]
+    _require(bool(np.all(off_diagonal > 0)) and bool(np.allclose(example.output, w @ example.v)),
+             "every word's new vector blends in information from the other words (a weighted sum of V)")
+
+
+def _exercise_1(example: WorkedExample) -> dict[str, str]:
+    zeros = np.zeros((example.x.shape[1], 1), dtype=int)  # (d_model, 1)
+    wider = dataclasses.replace(example, w_q=np.hstack([example.w_q, zeros]), w_k=np.hstack([example.w_k, zeros]))
+    before, after = example.weights, wider.weights
+    _require(wider.d_k == example.d_k + 1 and bool(np.array_equal(wider.scores, example.scores)),
+             "exercise 1: with a column of zeros QK^T does not change at all; only the divisor grows")
+    _require(bool(np.all(after.max(axis=-1) < before.max(axis=-1))) and bool(after[0, 0] < before[0, 0]),
+             "exercise 1: softmax gets flatter, and “I” keeps a little less attention for itself")
+    return {"d_k": str(wider.d_k), "scores": bmatrix(wider.scores), "scaled": bmatrix(wider.scaled_scores),
+            "weights": bmatrix(after), "before": percent(before[0, 0]), "after": percent(after[0, 0])}
+
+
+def _exercise_2(example: WorkedExample) -> dict[str, str]:
+    n = len(example.tokens)
+    output, weights = scaled_dot_product_attention(example.q, example.k, example.v, mask=causal_mask(n))
+    first_alone = bool(np.allclose(weights[0], np.eye(n)[0])) and bool(np.allclose(output[0], example.v[0]))
+    _require(first_alone, "exercise 2: softmax gives all the weight of the first row to “I”, whose output is its own value")
+    last_unchanged = bool(np.allclose(weights[-1], example.weights[-1])) and bool(np.allclose(output[-1], example.output[-1]))
+    _require(last_unchanged, "exercise 2: the row of “love” is exactly the same as without the mask")
+    return {"weights": bmatrix(weights), "output": bmatrix(output)}
+
+
+def _check_exercise_3(example: WorkedExample) -> None:
+    scaled = example.scaled_scores
+    shifted = scaled - scaled.max(axis=-1, keepdims=True)
+    _require(bool(np.allclose(softmax(shifted), softmax(scaled))),
+             "exercise 3: subtracting each row's maximum gives the same result")
+    large = softmax(np.array([1000.0, 999.0]))
+    _require(bool(np.all(np.isfinite(large))) and bool(np.allclose(large, softmax(np.array([1.0, 0.0])))),
+             "exercise 3: large scores do not overflow, and the result is that of softmax([1, 0])")
+
+
+def _exercise_4(example: WorkedExample) -> dict[str, Any]:
+    row, column = CHANGED_CELL
+    _require(bool(example.x[row, column] == 0), "exercise 4: change the second cell of the first row of X from 0 to 1")
+    x = np.array(example.x)
+    x[row, column] = 1
+    changed = dataclasses.replace(example, x=x)
+    moved = {name: not np.allclose(getattr(changed, name)[row], getattr(example, name)[row]) for name in ("q", "k", "v")}
+    _require(all(moved.values()), "exercise 4: changing the vector of “I” changes its query, its key and its value at once")
+    rows_moved = [not np.allclose(changed.weights[i], example.weights[i]) for i in range(len(example.tokens))]
+    _require(all(rows_moved), "exercise 4: the first row changes, and even the row of “love” moves: everybody's attention moves")
+    love = len(example.tokens) - 1
+    closer = bool(changed.scores[love, row] > example.scores[love, row])
+    _require(closer and bool(changed.weights[love, row] > example.weights[love, row]),
+             "exercise 4: the query of “love” is now better aligned with the key of “I”, and “love” attends more to “I”")
+    changes = tuple(Change(token, percent(example.weights[i, row]), percent(changed.weights[i, row]))
+                    for i, token in enumerate(example.tokens))
+    return {"x_row": vector(x[row]), "q": bmatrix(changed.q), "k": bmatrix(changed.k), "weights": bmatrix(changed.weights),
+            "first": example.tokens[row], "attention_to_first": changes}
+
+
+def values_of(example: WorkedExample) -> dict[str, Any]:
+    """Everything the page shows of `example`, each sentence about it checked (`ClaimError` if one fails)."""
+    _check_shape(example)
+    _check_weights(example)
+    _check_exercise_3(example)
+    return {
+        "tokens": example.tokens,
+        "x": bmatrix(example.x),
+        "x_rows": tuple(vector(row) for row in example.x),
+        "d_k": str(example.d_k),
+        **_projections(example),
+        "dot": _dot(example),
+        "directions": _directions(),
+        "scores": bmatrix(example.scores),
+        "scaled_scores": bmatrix(example.scaled_scores),
+        "walk": _walkthrough(example),
+        "weights": bmatrix(example.weights),
+        "output": bmatrix(example.output),
+        "shares": _rows(example),
+        "presets_script": presets_script(),
+        "exercise_1": _exercise_1(example),
+        "exercise_2": _exercise_2(example),
+        "exercise_4": _exercise_4(example),
+    }
+
+
+@cache
+def values() -> dict[str, Any]:
+    return values_of(worked_example())
