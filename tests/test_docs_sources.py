@@ -52,7 +52,19 @@ def test_pytest_codeblocks_collects_every_python_block_a_reader_sees() -> None:
         assert len(visible) == sum(block.syntax == "python" for block in extract_from_file(page)), (
             f"{page.relative_to(ROOT)}: a python block has an info string pytest-codeblocks skips: {visible}"
         )
-    assert collected == shown >= 16, f"pytest-codeblocks collects {collected} python blocks, the pages show {shown}"
+    assert collected == shown, f"pytest-codeblocks collects {collected} python blocks, the pages show {shown}"
+
+
+def test_a_page_in_prose_runs_only_programs_from_docs_src() -> None:
+    # The pages whose numbers are named values (front matter `values:`) show and run programs kept
+    # in docs_src/, one file for both languages: no code written into the page itself.
+    pages = [page for page in markdown_pages() if page.read_text(encoding="utf-8").startswith("---\nvalues:")]
+    assert len(pages) >= 2 * 12, f"only {len(pages)} pages are in the new form"
+    for page in pages:
+        for info, body in fenced_blocks(page):
+            if info.startswith("python") and "exec=" in info:
+                lines = [line.strip() for line in body.strip().splitlines()]
+                assert len(lines) == 1 and lines[0].startswith('--8<-- "'), f"{page.relative_to(ROOT)}: inline code {lines[:3]}"
 
 
 def test_every_python_block_with_output_declares_its_expected_output() -> None:
