@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, build_site
+from conftest import build_site
 from qkv_site.formulas import FormulaCache, FormulaError, mark_formulas, plain_text
 
 
@@ -67,16 +67,18 @@ def test_notebook_math_in_text_but_not_in_code_or_scripts(cache: FormulaCache) -
 # ---- the hook in a real (tiny) strict build -----------------------------------------------------
 
 def tiny_site(folder: Path, page: str) -> Path:
-    """A strict build of two pages with only this hook and arithmatex: docs/index.md and docs/why.md (``page``)."""
+    """A strict build of two pages with only the site's plugin and arithmatex: docs/index.md and docs/why.md
+    (``page``), each with the description the plugin asks for."""
+    described = "---\ndescription: A page of the test.\n---\n\n"
     (folder / "docs").mkdir(parents=True, exist_ok=True)
-    (folder / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
-    (folder / "docs" / "why.md").write_text(page, encoding="utf-8")
+    (folder / "docs" / "index.md").write_text(described + "# Home\n", encoding="utf-8")
+    (folder / "docs" / "why.md").write_text(described + page, encoding="utf-8")
     config = folder / "mkdocs.yml"
-    config.write_text(textwrap.dedent(f"""\
+    config.write_text(textwrap.dedent("""\
         site_name: formulas
         strict: true
-        hooks:
-          - {ROOT / "hooks" / "formulas.py"}
+        plugins:
+          - qkv-site
         markdown_extensions:
           - toc
           - pymdownx.arithmatex:

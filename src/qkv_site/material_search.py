@@ -9,7 +9,7 @@ looked up and its last character never belongs to a word: 缩放 is searched as 
 (``q < query.length - 1``). Material offers no option for this, so the built site's copy of the
 worker is corrected: both bounds reach the end of the query. Nothing else in the worker changes.
 
-hooks/search_index.py also gives an index entry a ``boost`` (exercise sections weigh less): the worker
+qkv_site.build.search_index also gives an index entry a ``boost`` (exercise sections weigh less): the worker
 adds each entry to lunr with it (``this.add(doc, { boost: doc.boost })``), which Material's own
 ``search.boost`` front matter relies on; `check` makes sure the worker still does (``READS_BOOST``).
 

@@ -9,15 +9,22 @@ same instance across rebuilds (MkDocs ≥ 1.4). Every reach into another package
 | event | priority | what, and why that priority |
 | --- | --- | --- |
 | on_startup | 0 | check the internals of other packages this build relies on (`compat.check`) |
-| on_config | 0 | cache folders for markdown-exec blocks and mkdocs-jupyter; markdown-exec runs blocks through `BlockRunner` |
+| on_config | 50 | the site's jieba dictionary, before Material's search plugin reads `jieba_dict_user` |
+| on_config | 0 | caches: markdown-exec blocks run through `BlockRunner`, mkdocs-jupyter's, formulas' |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n's on_files (-100) rebuilt the file list: notebooks become pages again |
 | on_page_markdown | 0 | a new page: sessions start empty, named values filled in, notice on an outdated translation |
-| on_page_content | 0 | glossary tooltips, before the formula hook (-100) marks formulas in the same HTML |
+| on_page_content | 0 | glossary tooltips |
+| on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
+| on_page_context | 10 | the search view of the page swapped in, before Material's search (0) indexes it |
 | on_page_context | 0 | a page without a description fails the strict build |
+| on_page_context | -10 | the page's own HTML put back |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
+| on_post_page | 0 | typeset formulas into the markers; an English page's search pointed at `en/` |
 | on_post_build | 0 | the build finished: outputs no page asked for may go |
-| on_shutdown | 0 | delete those outputs (only after a finished build: a failed one asked for few, not none) |
+| on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: one index per language |
+| on_build_error | 0 | the MathJax process ends |
+| on_shutdown | 0 | MathJax ends; outputs no page asked for are deleted (only after a finished build) |
 """
 
 from __future__ import annotations
@@ -30,14 +37,16 @@ from typing import Any
 import jinja2
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from qkv_site.build import compat, page_values
 from qkv_site.build.block_runs import BlockRunner
 from qkv_site.build.descriptions import description
+from qkv_site.build.formulas import PageFormulas
 from qkv_site.build.notebooks import NotebookPages, cache_folder, merge_printed_output
+from qkv_site.build.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.build.translation_notice import with_notice
 from qkv_site.tooltips import add_tooltips
 
@@ -56,14 +65,27 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.runner: BlockRunner | None = None
         self.cache = Path(CACHE)  # set from the configuration's folder in on_config
         self.notebooks = NotebookPages()
+        self.formulas: PageFormulas | None = None
+        self.search: SearchViews | None = None
+        self.page_html: str | None = None  # a page's HTML while Material's search reads its search view
         self.built = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         compat.check()
         merge_printed_output()
 
-    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
-        cache = self.cache = Path(config.config_file_path).resolve().parent / CACHE
+    @event_priority(50)
+    def _configure_search(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.cache = Path(config.config_file_path).resolve().parent / CACHE
+        if "search" in config.plugins or "material/search" in config.plugins:  # a test's small site may have none
+            self.search = configure(config, self.cache)
+        return config
+
+    def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
+        cache = self.cache
+        if self.formulas is None:  # one MathJax process for the life of the process (serve rebuilds reuse it)
+            self.formulas = PageFormulas(cache)
+        self.formulas.start_build()
         module = import_module(compat.MARKDOWN_EXEC_RUN.module)
         if self.runner is None:  # once per instance: a rebuild under `mkdocs serve` keeps the same runner
             run = compat.MARKDOWN_EXEC_RUN.resolve()
@@ -75,6 +97,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
             jupyter.config["cache_dir"] = str(cache_folder(cache / "mkdocs-jupyter"))
         self.built = False
         return config
+
+    on_config = CombinedEvent(_configure_search, _configure)
 
     @event_priority(-50)
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
@@ -95,16 +119,37 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.cache / "page-values")
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
-    def on_page_content(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def _tooltips(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = page.file.src_uri.split("/", 1)[0]
         return add_tooltips(html, lang) if lang in LANGUAGES else html
 
-    def on_page_context(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+    @event_priority(-100)
+    def _mark_formulas(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        assert self.formulas is not None
+        return self.formulas.mark(html, page)
+
+    on_page_content = CombinedEvent(_tooltips, _mark_formulas)
+
+    @event_priority(10)
+    def _show_search_view(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+        self.page_html = page.content
+        if self.search is not None:
+            page.content = self.search.view(page.content or "")
+        return context
+
+    def _description(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
         found, missing = description(page.meta, page.file.src_uri, page.file.abs_src_path or "")
         page.meta["description"] = found
         if missing:
             log.warning(missing)
         return context
+
+    @event_priority(-10)
+    def _restore_page_html(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+        page.content = self.page_html
+        return context
+
+    on_page_context = CombinedEvent(_show_search_view, _description, _restore_page_html)
 
     def on_env(self, env: jinja2.Environment, *, config: MkDocsConfig, files: Files) -> jinja2.Environment:
         folder = Path(config.config_file_path).resolve().parent / CACHE / "jinja"
@@ -112,10 +157,32 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
         return env
 
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
+        assert self.formulas is not None
+        output = self.formulas.finish(output)
+        return point_english_page_at_its_index(output, page.file.src_uri)
+
+    def _finished(self, *, config: MkDocsConfig) -> None:
+        assert self.formulas is not None
+        log.info(self.formulas.summary())
         self.built = True  # every page of this pass was rendered
 
+    @event_priority(-120)
+    def _split_search_index(self, *, config: MkDocsConfig) -> None:
+        if self.search is not None:
+            split_index(Path(config.site_dir))
+
+    on_post_build = CombinedEvent(_finished, _split_search_index)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        if self.formulas is not None:
+            self.formulas.close()
+
     def on_shutdown(self) -> None:
+        # Once, after every language has been built (mkdocs-static-i18n runs one build per language),
+        # or when `mkdocs serve` stops: the one MathJax process of the build ends here.
+        if self.formulas is not None:
+            self.formulas.close()
         if self.built and self.runner is not None:
             removed = self.runner.evict_unused()
             if removed:

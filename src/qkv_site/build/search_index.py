@@ -1,4 +1,4 @@
-"""One search index per language, holding the article's text only.
+"""One search index per language, holding the article's text only (the plugin's search steps).
 
 - Material's search plugin indexes ``page.content`` in its own ``on_page_context`` (priority 0). Just
   before it, the page's HTML is swapped for `qkv_site.search_text.search_view` (formulas as plain
@@ -26,8 +26,9 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from typing import Any
 
-from mkdocs.plugins import CombinedEvent, event_priority
+from mkdocs.config.defaults import MkDocsConfig
 
 from qkv_site import material_search
 from qkv_site.build_cache import process_digest
@@ -45,94 +46,75 @@ _EXERCISE = re.compile(r"#exercises?(?:-\d+)?$")
 # Material's own pipeline for English (partials/languages/en.html): no stemmer, since Material searches
 # every query word as a prefix (``scaling*``), which an index of stems (``scale``) never holds.
 ENGLISH_PIPELINE = ["stopWordFilter"]
-_ORIGINAL = "_qkv_html_before_search"
 _CONFIG = re.compile(r'(<script id="__config" type="application/json">)(.*?)(</script>)', re.DOTALL)
 
 
-def _is_english(page) -> bool:
-    return page.file.src_uri.startswith(ENGLISH)
+def is_english(src_uri: str) -> bool:
+    return src_uri.startswith(ENGLISH)
 
 
-_views: dict = {"folder": None}
-
-
-def _search_plugin(config):
+def _search_plugin(config: MkDocsConfig) -> Any:
     for name in ("material/search", "search"):
         if name in config.plugins:
             return config.plugins[name]
-    raise ValueError("mkdocs.yml: Material's search plugin is not configured; the search hook needs it")
+    raise ValueError("mkdocs.yml: Material's search plugin is not configured; the site's search needs it")
 
 
-@event_priority(50)  # before Material's search plugin reads its jieba_dict_user option
-def on_config(config, **kwargs):
+class SearchViews:
+    """The search view of each page's HTML, kept in ``.cache/search-view/<code digest>/``."""
+
+    def __init__(self, cache: Path) -> None:
+        self.folder = cache / "search-view" / process_digest()[:16]
+        sweep(self.folder.parent, keep=self.folder)  # views made by other code can never be used again
+
+    def view(self, html: str) -> str:
+        path = self.folder / f"{hashlib.sha256(html.encode()).hexdigest()}.html"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+        view = search_view(html)
+        atomic_write(path, view)
+        return view
+
+
+def configure(config: MkDocsConfig, cache: Path) -> SearchViews:
+    """Give Material's search plugin the site's jieba dictionary; return the views' cache."""
     material_search.check()
-    root = Path(config.config_file_path).resolve().parent
     search = _search_plugin(config)
-    dictionary = root / ".cache" / "search" / "jieba-user-dict.txt"
+    dictionary = cache / "search" / "jieba-user-dict.txt"
     if search.config.jieba_dict_user not in (None, str(dictionary)):
         raise ValueError(f"mkdocs.yml sets the search plugin's jieba_dict_user ({search.config.jieba_dict_user}); "
-                         "the search hook makes that dictionary from the site's terms (qkv_site.search_words)")
+                         "the build makes that dictionary from the site's terms (qkv_site.search_words)")
     write_user_dictionary(dictionary)
     search.config.jieba_dict_user = str(dictionary)
-    views = root / ".cache" / "search-view"
-    current = views / process_digest()[:16]
-    sweep(views, keep=current)  # views made by other code can never be used again
-    _views["folder"] = current
-    return config
+    return SearchViews(cache)
 
 
-def _cached_search_view(html: str) -> str:
-    path = _views["folder"] / f"{hashlib.sha256(html.encode()).hexdigest()}.html"
-    if path.is_file():
-        return path.read_text(encoding="utf-8")
-    view = search_view(html)
-    atomic_write(path, view)
-    return view
-
-
-@event_priority(10)  # before Material's search plugin reads page.content
-def _show_search_view(context, page, config, nav, **kwargs):
-    setattr(page, _ORIGINAL, page.content)
-    page.content = _cached_search_view(page.content or "")
-    return context
-
-
-@event_priority(-10)  # after it
-def _restore(context, page, config, nav, **kwargs):
-    page.content = getattr(page, _ORIGINAL)
-    return context
-
-
-on_page_context = CombinedEvent(_show_search_view, _restore)
-
-
-def on_post_page(output: str, page, config, **kwargs) -> str:
-    if not _is_english(page):
+def point_english_page_at_its_index(output: str, src_uri: str) -> str:
+    """An English page's ``__config`` with Material's ``base`` at ``en/``, where its index is."""
+    if not is_english(src_uri):
         return output
     match = _CONFIG.search(output)
     if not match:
-        raise ValueError(f"{page.file.src_uri}: Material's __config script is missing, cannot point search at {ENGLISH}")
+        raise ValueError(f"{src_uri}: Material's __config script is missing, cannot point search at {ENGLISH}")
     app = json.loads(match[2])
     app["base"] = app["base"].rstrip("/") + "/" + ENGLISH
     return output[: match.start(2)] + json.dumps(app, ensure_ascii=False, separators=(",", ":")) + output[match.end(2):]
 
 
-@event_priority(-120)  # after mkdocs-static-i18n (-100) has built every language and written the merged index
-def on_post_build(config, **kwargs) -> None:
-    site = Path(config.site_dir)
+def split_index(site: Path) -> None:
+    """Split the merged index into one per language; exercises weigh less; correct the worker."""
     path = site / "search" / "search_index.json"
     index = json.loads(path.read_text(encoding="utf-8"))
     for doc in index["docs"]:
         if _EXERCISE.search(doc["location"]):
             doc["boost"] = doc.get("boost", 1) * EXERCISE_BOOST
-    chinese = [doc for doc in index["docs"] if not doc["location"].startswith(ENGLISH)]
-    english = [{**doc, "location": doc["location"][len(ENGLISH):]} for doc in index["docs"] if doc["location"].startswith(ENGLISH)]
+    chinese = [doc for doc in index["docs"] if not is_english(doc["location"])]
+    english = [{**doc, "location": doc["location"][len(ENGLISH):]} for doc in index["docs"] if is_english(doc["location"])]
     _write(path, {**index, "docs": chinese})
     english_config = {**index["config"], "lang": ["en"], "pipeline": ENGLISH_PIPELINE}
     _write(site / ENGLISH / "search" / "search_index.json", {**index, "config": english_config, "docs": english})
     material_search.correct_worker(site)
 
 
-def _write(path: Path, index: dict) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+def _write(path: Path, index: dict[str, Any]) -> None:
+    atomic_write(path, json.dumps(index, ensure_ascii=False, separators=(",", ":")))
