@@ -42,7 +42,7 @@ from __future__ import annotations
 
 # The modules too: the article's material (examples), the deep dives (analysis, complexity, kv_cache, tiled).
 from qkv import analysis, complexity, examples, kv_cache, tiled
-from qkv.attention import Attention, attention_scores, scaled_dot_product_attention
+from qkv.attention import Attention, attention_scores, plain_attention, scaled_dot_product_attention
 from qkv.kv_cache import kv_cache_bytes
 from qkv.masks import causal_mask
 from qkv.projections import cross_attention, project, self_attention
@@ -53,6 +53,7 @@ __all__ = [
     "softmax",
     "attention_scores",
     "scaled_dot_product_attention",
+    "plain_attention",
     "Attention",
     "causal_mask",
     "project",
