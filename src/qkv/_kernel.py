@@ -61,8 +61,9 @@ def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
     q_heads = np.broadcast_to(q_scaled, weights_batch + q.shape[-2:])
     k_heads = np.broadcast_to(k, weights_batch + k.shape[-2:])
     v_heads = None if v_apart else np.broadcast_to(v, weights_batch + v.shape[-2:])
-    mask = None if inputs.mask is None else np.broadcast_to(inputs.mask, weights_batch + inputs.mask.shape[-2:])
-    rows = max(_MIN_BLOCK_ROWS, _BLOCK_ELEMENTS // n_k)
+    mask = None if inputs.mask is None else np.atleast_2d(inputs.mask)  # a 1-D mask is one row for every query
+    mask = None if mask is None else np.broadcast_to(mask, weights_batch + mask.shape[-2:])  # (..., n_q or 1, n_k)
+    rows = block_rows(n_q, n_k, inputs.is_causal)
 
     def one_block(head: tuple[int, ...], r0: int) -> None:
         r1 = min(r0 + rows, n_q)
@@ -73,7 +74,8 @@ def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
             np.matmul(q_heads[head][r0:r1], k_heads[head][:k_end].T, out=scores)  # (rows, d_k) @ (d_k, k_end)
             if inputs.scale > 1:  # after the product: q·scale may overflow where q·kᵀ·scale does not
                 scores *= inputs.scale
-            _hide_masked_keys(scores, inputs, None if mask is None else mask[head][r0:r1, :k_end], r0)
+            rows_mask = None if mask is None else mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
+            _hide_masked_keys(scores, inputs, None if rows_mask is None else rows_mask[:, :k_end], r0)
             _softmax_rows(scores)
             if scores.dtype != weights.dtype:  # float16: rounded once, while the block is in the cache
                 weights_to_float16(scores, target)
@@ -118,16 +120,23 @@ def overflow_error(dtype: np.dtype[Any]) -> ValueError:
     return ValueError(f"q·kᵀ·scale overflowed to inf/NaN in {dtype}; the inputs are too large for this dtype")
 
 
+def block_rows(n_q: int, n_k: int, is_causal: bool) -> int:
+    """Query rows per block: scores of a cache's size, and with a causal mask at most n_q/16, so that the
+    diagonal blocks, which are computed whole, add only about 1/32 to the half that is needed."""
+    rows = max(_MIN_BLOCK_ROWS, _BLOCK_ELEMENTS // n_k)
+    return max(_MIN_BLOCK_ROWS, min(rows, n_q // 16)) if is_causal else rows
+
+
 def causal_work_share(n_q: int, n_k: int) -> float:
     """The share of the n_q·n_k scores the causal kernel computes, blocks of rows included.
 
-    Half the square, plus the part of each diagonal block above the diagonal: at n = 4,096 the
-    blocks have 64 rows, and 1/2 + 64/(2·4,096) = 0.508.
+    Half the square, plus the part of each diagonal block above the diagonal: at n = 1,024 the
+    blocks have 64 rows, and 1/2 + 64/(2·1,024) = 0.531.
 
-    >>> round(causal_work_share(4096, 4096), 3)
-    0.508
+    >>> round(causal_work_share(1024, 1024), 3)
+    0.531
     """
-    rows = max(_MIN_BLOCK_ROWS, _BLOCK_ELEMENTS // n_k)
+    rows = block_rows(n_q, n_k, is_causal=True)
     computed = sum(min(min(r0 + rows, n_q), n_k) * (min(r0 + rows, n_q) - r0) for r0 in range(0, n_q, rows))
     return computed / (n_q * n_k)
 
