@@ -1,13 +1,12 @@
-"""The fast path of `scaled_dot_product_attention`: one block of query rows of one head at a time, on every core.
+"""The fast path of `scaled_dot_product_attention`: one cache-sized block of query rows of one head at a time.
 
 `qkv.attention.plain_attention` is the same computation written as the article's five steps; the
-tests hold the two equal. This one gets its speed from three things:
+tests hold the two equal. This one gets its speed from two things:
 
 - Cache-sized blocks. A block of rows of one head goes through all five steps while its scores
   are in the CPU's cache (a MiB), instead of streaming the whole n×n matrix from memory once
-  per step.
-- Both cores. numpy releases the GIL in its matrix products and ufuncs, so the blocks (of all
-  heads) are handed to a pool of threads, one per usable CPU.
+  per step. Blocks never span heads, so a (batch, heads, n, d) input costs what its heads cost
+  one by one.
 - Causal block skipping, as FlashAttention does. With ``is_causal=True`` query i sees keys
   0..i: a block of rows r0..r1 needs only keys 0..r1, and the keys after them are never
   multiplied (their weights are 0). Summed over the blocks that is about half the work.
@@ -15,8 +14,6 @@ tests hold the two equal. This one gets its speed from three things:
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -27,23 +24,6 @@ from qkv._inputs import AttentionInputs, restore_v_scale
 # Scores per block: 2¹⁸ float32 numbers (1 MiB), what one core's L2 cache holds here.
 _BLOCK_ELEMENTS = 1 << 18
 _MIN_BLOCK_ROWS = 32  # BLAS is slow on thinner matrices
-# Below this many scores a call is over before a thread pool would help.
-_THREADED_ELEMENTS = 1 << 17
-_POOL: ThreadPoolExecutor | None = None
-
-
-def _usable_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _POOL
-    if _POOL is None:
-        _POOL = ThreadPoolExecutor(max_workers=_usable_cpus(), thread_name_prefix="qkv-attention")
-    return _POOL
 
 
 def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
@@ -57,7 +37,8 @@ def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
     # v adds batch dims of its own only in unusual calls: then the weights are made first and multiplied after.
     v_apart = inputs.batch_shape != weights_batch
     heads = list(np.ndindex(weights_batch))  # one index per (batch, head) whose weights are computed
-    q_scaled = q * inputs.scale if inputs.scale <= 1 else q  # (..., n_q, d_k); a scale > 1 goes on the scores
+    with np.errstate(under="ignore"):
+        q_scaled = q * inputs.scale if inputs.scale <= 1 else q  # (..., n_q, d_k); a scale > 1 goes on the scores
     q_heads = np.broadcast_to(q_scaled, weights_batch + q.shape[-2:])
     k_heads = np.broadcast_to(k, weights_batch + k.shape[-2:])
     v_heads = None if v_apart else np.broadcast_to(v, weights_batch + v.shape[-2:])
@@ -84,12 +65,10 @@ def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
             if v_heads is not None:
                 np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
 
-    blocks = [(head, r0) for head in heads for r0 in range(0, n_q, rows)]
-    if len(blocks) > 1 and len(heads) * n_q * n_k >= _THREADED_ELEMENTS and _usable_cpus() > 1:
-        for _ in _pool().map(lambda block: one_block(*block), blocks):  # re-raises a block's error
-            pass
-    else:
-        for head, r0 in blocks:
+    # One thread: numpy's BLAS already runs each product on every core, and Python threads calling it
+    # at the same time wait on its one pool of threads (benchmarks/README.md).
+    for head in heads:
+        for r0 in range(0, n_q, rows):
             one_block(head, r0)
     if v_apart:
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):

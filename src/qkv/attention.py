@@ -51,10 +51,10 @@ def attention_scores(q: ArrayLike, k: ArrayLike, *, scale: float | None = None) 
         # Scaling the n×d queries costs less than the n×n scores, but a scale > 1 could overflow q·scale
         # where q·kᵀ·scale does not: that one goes on the scores.
         q_work = q.astype(work_dtype) * scale if scale <= 1 else q.astype(work_dtype)
-        scores = q_work @ np.swapaxes(k.astype(work_dtype, copy=False), -1, -2)  # (..., n_q, d_k) @ (..., d_k, n_k)
+        products: np.ndarray = q_work @ np.swapaxes(k.astype(work_dtype, copy=False), -1, -2)  # (..., n_q, n_k)
         if scale > 1:
-            scores *= scale
-        scores = scores.astype(q.dtype, copy=False)
+            products *= scale
+        scores = products.astype(q.dtype, copy=False)
     check_computed_finite(scores, "q·kᵀ·scale")  # (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
     return scores
 
