@@ -75,7 +75,7 @@ def test_causal_attention_multiplies_only_the_keys_its_rows_see(monkeypatch) -> 
     causal = scaled_dot_product_attention(q, k, v, is_causal=True)
     share = sum(computed) / (2 * n * n)
     monkeypatch.undo()
-    assert share == pytest.approx(causal_work_share(n, n)) and share < 0.55
+    assert share == pytest.approx(causal_work_share(n, n)) and share < 0.6
     np.testing.assert_array_equal(causal.weights[..., ~causal_mask(n)], 0.0)  # the skipped keys' weights
     np.testing.assert_allclose(causal.output, plain_attention(q, k, v, is_causal=True).output, rtol=0, atol=2e-6)
 
