@@ -11,7 +11,15 @@ Implementations, measured side by side in one run on the same inputs:
 - torch:        torch.nn.functional.scaled_dot_product_attention on CPU, on the same float32 buffers
 - python:       plain Python loops, one dot product and one exp at a time (only up to n = 256: it is slow)
 
-A second part times qkv.tiled_attention for several block sizes, side by side, and prints the
+- qkv_causal, tiled_causal: the same with is_causal=True (2-D part only)
+
+A second part times qkv against the kernel PyTorch really runs for each layout, and says which one
+it is (torch._fused_sdp_choice: 0 = its unfused math path, 1 = its fused flash kernel): 2-D (n, d),
+(1, 1, n, d), (1, 8, n, d), (1, 8, n, d) with is_causal=True, and a batch-heavy shape
+(4, 32, 512, d) at n = 512 with as many scores at larger n (4 sequences, 32·(512/n)² heads), in
+float32, and (1, 8, n, d) and 2-D in float16 too: qkv's float16/float32 time ratio beside PyTorch's.
+
+A third part times qkv.tiled_attention for several block sizes, side by side, and prints the
 sweep. The default block size must be within 25% of the fastest at every swept n; among the sizes
 that are, smaller is better (a tile's memory grows as block_size²), but near the edge the answer
 changes from run to run on a shared machine, so the sweep also prints the smallest such size.
@@ -34,8 +42,11 @@ from _common import machine_info, median, output_path, parser, run_main, table, 
 from qkv import scaled_dot_product_attention, tiled_attention
 from qkv.tiled import DEFAULT_BLOCK_SIZE
 
-TARGET_NS, TARGET_RATIO = (512, 4096), 1.15  # qkv/torch at every n in this range
-FLOAT16_RATIO = 1.5  # qkv float16 / qkv float32, same range
+TARGET_NS, TARGET_RATIO = (512, 4096), 1.15  # 2-D: qkv/torch (PyTorch's math path) at every n in this range
+LAYOUT_RATIO = 1.5  # qkv / PyTorch's fused kernel at (1, 8, n, d) and the batch-heavy shape, n = 512 … 4,096
+CAUSAL_OWN_RATIO, CAUSAL_FROM_N = 0.7, 2048  # qkv causal / qkv non-causal at (1, 8, n, d), n >= 2,048
+LAYOUT_NS, QUICK_LAYOUT_NS = [512, 1024, 2048, 4096], [32, 64]
+LAYOUT_REPEATS = 5
 FULL_NS = [128, 256, 512, 1024, 2048, 4096]
 QUICK_NS = [32, 64]
 SWEEP_NS, SWEEP_BLOCK_SIZES = [1024, 4096], [128, 256, 512, 1024, 2048]
@@ -79,6 +90,8 @@ def implementations(q: np.ndarray, k: np.ndarray, v: np.ndarray, torch) -> dict[
         "qkv_float16": lambda: scaled_dot_product_attention(q16, k16, v16),
         "tiled": lambda: tiled_attention(q, k, v),
         "torch": run_torch,
+        "qkv_causal": lambda: scaled_dot_product_attention(q, k, v, is_causal=True),
+        "tiled_causal": lambda: tiled_attention(q, k, v, is_causal=True),
     }
     if q.shape[0] <= PYTHON_MAX_N:
         found["python"] = lambda: python_attention(*lists)
@@ -87,9 +100,13 @@ def implementations(q: np.ndarray, k: np.ndarray, v: np.ndarray, torch) -> dict[
 
 def check_outputs(functions: dict[str, Callable[[], object]]) -> None:
     reference = np.asarray(functions["qkv"]()[0], dtype=np.float64)
+    causal = np.asarray(functions["qkv_causal"]()[0], dtype=np.float64)
     for name, function in functions.items():
         result = function()
         result = result[0] if name.startswith("qkv") else result
+        if name.endswith("_causal"):
+            np.testing.assert_allclose(np.asarray(result, dtype=np.float64), causal, rtol=1e-4, atol=1e-5, err_msg=name)
+            continue
         tolerance = 2e-3 if name == "qkv_float16" else 1e-5  # float16 inputs are rounded to 11 bits
         np.testing.assert_allclose(np.asarray(result, dtype=np.float64), reference, rtol=1e-4, atol=tolerance, err_msg=name)
 
@@ -132,6 +149,100 @@ def measure(n: int, repeats: int, torch, rng: np.random.Generator, pause: float)
     }
 
 
+def layouts(n: int) -> list[tuple[str, tuple[int, ...], bool, bool]]:
+    """(label, shape, is_causal, also in float16) of every layout measured at n."""
+    heads = max(1, 32 * 512**2 // n**2)
+    return [
+        ("2-D", (n, D), False, True),
+        ("(1, 1, n, d)", (1, 1, n, D), False, False),
+        ("(1, 8, n, d)", (1, 8, n, D), False, True),
+        ("(1, 8, n, d) causal", (1, 8, n, D), True, False),
+        ("batch-heavy", (4, heads, n, D), False, False),
+    ]
+
+
+TORCH_KERNELS = {0: "math (unfused)", 1: "flash attention (fused)", 2: "memory-efficient attention"}
+
+
+def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator, pause: float) -> list[dict]:
+    """qkv and PyTorch on each layout, float32 (and float16 where asked), interleaved; one row per (layout, dtype, n)."""
+    functional, rows = torch.nn.functional, []
+    for n in ns:
+        for label, shape, causal, half in layouts(n):
+            for dtype in (np.float32, np.float16) if half else (np.float32,):
+                q, k, v = (rng.standard_normal(shape, dtype=np.float32).astype(dtype) for _ in range(3))
+                tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))
+
+                def run_torch(tq=tq, tk=tk, tv=tv, causal=causal):
+                    with torch.inference_mode():
+                        return functional.scaled_dot_product_attention(tq, tk, tv, is_causal=causal)
+
+                functions = {"qkv": lambda q=q, k=k, v=v, causal=causal: scaled_dot_product_attention(q, k, v, is_causal=causal),
+                             "torch": run_torch}
+                np.testing.assert_allclose(functions["qkv"]().output.astype(np.float64), run_torch().numpy().astype(np.float64),
+                                           rtol=1e-3, atol=2e-3 if dtype == np.float16 else 1e-5, err_msg=label)
+                calls = {name: calibrate(f, pause) for name, f in functions.items()}
+                samples: dict[str, list[float]] = {name: [] for name in functions}
+                for repeat in range(repeats):
+                    for name in (["qkv", "torch"] if repeat % 2 == 0 else ["torch", "qkv"]):
+                        time.sleep(pause)
+                        samples[name].append(time_once(functions[name], calls[name]))
+                choice = int(torch._fused_sdp_choice(tq, tk, tv, is_causal=causal))
+                rows.append({"layout": label, "shape": list(shape), "n": n, "dtype": np.dtype(dtype).name, "is_causal": causal,
+                             "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
+                             **{f"{name}_median_s": median(times) for name, times in samples.items()},
+                             **{f"{name}_samples_s": times for name, times in samples.items()},
+                             "qkv_over_torch": median(samples["qkv"]) / median(samples["torch"])})
+        print(f"  layouts at n = {n:,} done", flush=True)
+    return rows
+
+
+def layout_report(rows: list[dict], ns: list[int]) -> dict:
+    """Print the tables of the layouts part; the targets measured on it."""
+    def row(label: str, n: int, dtype: str = "float32") -> dict:
+        return next(r for r in rows if r["layout"] == label and r["n"] == n and r["dtype"] == dtype)
+
+    labels = [label for label, *_ in layouts(ns[0])]
+    print("\nqkv / PyTorch by layout, float32 (PyTorch's kernel in brackets):")
+    print(table(["layout", *(f"n = {n:,}" for n in ns)],
+                [[label, *(f"{row(label, n)['qkv_over_torch']:.2f}× ({row(label, n)['torch_kernel'].split()[0]})" for n in ns)]
+                 for label in labels]))
+    print("\nfloat16 / float32 time, qkv beside PyTorch:")
+    half_rows, float16 = [], {}
+    for label in ("2-D", "(1, 8, n, d)"):
+        for n in ns:
+            ours = row(label, n, "float16")["qkv_median_s"] / row(label, n)["qkv_median_s"]
+            theirs = row(label, n, "float16")["torch_median_s"] / row(label, n)["torch_median_s"]
+            float16[f"{label} n={n}"] = {"qkv": ours, "torch": theirs, "met": ours <= theirs}
+            half_rows.append([label, f"{n:,}", f"{ours:.2f}×", f"{theirs:.2f}×"])
+    print(table(["layout", "n", "qkv float16/float32", "PyTorch float16/float32"], half_rows))
+    own = {n: row("(1, 8, n, d) causal", n)["qkv_median_s"] / row("(1, 8, n, d)", n)["qkv_median_s"] for n in ns}
+    print("\nqkv causal / qkv non-causal at (1, 8, n, d): " + ", ".join(f"{own[n]:.2f} at n = {n:,}" for n in ns))
+    fused = {label: {n: row(label, n)["qkv_over_torch"] for n in ns} for label in ("(1, 8, n, d)", "batch-heavy", "(1, 8, n, d) causal")}
+    causal_ns = [n for n in ns if n >= CAUSAL_FROM_N] or ns[-1:]
+    span = f"every n from {ns[0]:,} to {ns[-1]:,}"
+    targets = {
+        "heads": {"description": f"qkv within {LAYOUT_RATIO}× of PyTorch's fused kernel at (1, 8, n, 64), {span}",
+                  "limit": LAYOUT_RATIO, "ratios": fused["(1, 8, n, d)"]},
+        "batch_heavy": {"description": f"qkv within {LAYOUT_RATIO}× of PyTorch's fused kernel at the batch-heavy shape, {span}",
+                        "limit": LAYOUT_RATIO, "ratios": fused["batch-heavy"]},
+        "causal_vs_torch": {"description": f"qkv causal within {LAYOUT_RATIO}× of PyTorch's causal kernel at (1, 8, n, 64), {span}",
+                            "limit": LAYOUT_RATIO, "ratios": fused["(1, 8, n, d) causal"]},
+        "causal_vs_own": {"description": f"qkv causal at most {CAUSAL_OWN_RATIO}× qkv non-causal at (1, 8, n, 64), n >= {CAUSAL_FROM_N:,}",
+                          "limit": CAUSAL_OWN_RATIO, "ratios": {n: own[n] for n in causal_ns}},
+    }
+    for target in targets.values():
+        target["worst"] = max(target["ratios"].values())
+        target["met"] = target["worst"] <= target["limit"]
+        target["ratios"] = {str(n): ratio for n, ratio in target["ratios"].items()}
+    targets["float16_vs_torch"] = {"description": "qkv float16/float32 time no worse than PyTorch's float16/float32, same shapes",
+                                   "ratios": float16, "met": all(entry["met"] for entry in float16.values())}
+    for target in targets.values():
+        worst = f" (worst {target['worst']:.2f}×)" if "worst" in target else ""
+        print(f"target: {target['description']}: {verdict(target['met'])}{worst}")
+    return targets
+
+
 def sweep_block_sizes(ns: list[int], block_sizes: list[int], repeats: int, rng: np.random.Generator,
                       pause: float) -> list[dict]:
     """Time tiled_attention at each block size, interleaved like `measure`; one row per (n, block_size)."""
@@ -157,12 +268,12 @@ def worst(ratios: dict[int, float]) -> tuple[int, float]:
 
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
-    p.add_argument("--repeats", type=int, default=None, help="repeats per size (default 9; 1 with --quick)")
+    p.add_argument("--repeats", type=int, default=None, help="repeats per size (default 5; 1 with --quick)")
     args = p.parse_args(argv)
     import torch
 
     ns = QUICK_NS if args.quick else FULL_NS
-    repeats = args.repeats or (1 if args.quick else 9)
+    repeats = args.repeats or (1 if args.quick else 5)
     machine = machine_info()
     blas_threads = machine["numpy_blas"]["threads"] or machine["usable_cpus"] or 1
     torch.set_num_threads(blas_threads)
@@ -198,11 +309,17 @@ def main(argv: list[str] | None = None) -> int:
             f"{t['qkv_float16'] / t['qkv']:.2f}×",
             f"{t['tiled'] / t['torch']:.2f}×",
             f"{t['python'] / t['qkv']:,.0f}×" if "python" in t else "—",
+            f"{t['qkv_causal'] / t['qkv']:.2f}×",
+            f"{t['tiled_causal'] / t['tiled']:.2f}×",
         ])
         print(f"  n = {n:,} done", flush=True)
     print()
     print(table(["n", "qkv", "qkv float16", "tiled", "torch", "python", "qkv/torch", "float16/float32", "tiled/torch",
-                 "python/qkv"], rows))
+                 "python/qkv", "qkv causal/non-causal", "tiled causal/non-causal"], rows))
+
+    layout_ns = QUICK_LAYOUT_NS if args.quick else LAYOUT_NS
+    layout_rows = measure_layouts(layout_ns, 1 if args.quick else min(repeats, LAYOUT_REPEATS), torch, rng, pause)
+    layout_targets = layout_report(layout_rows, layout_ns)
 
     sweep_ns, sweep_sizes = (QUICK_SWEEP_NS, QUICK_SWEEP_BLOCK_SIZES) if args.quick else (SWEEP_NS, SWEEP_BLOCK_SIZES)
     sweep = sweep_block_sizes(sweep_ns, sweep_sizes, 1 if args.quick else SWEEP_REPEATS, rng, pause)
@@ -232,15 +349,15 @@ def main(argv: list[str] | None = None) -> int:
     default_slowdown = slowdown.get(DEFAULT_BLOCK_SIZE)
     span = f"every n from {TARGET_NS[0]:,} to {TARGET_NS[1]:,}"
     targets = {
-        "speed": {"description": f"qkv within {TARGET_RATIO}× of PyTorch at {span}", "n": speed_n, "ns": in_range,
-                  "limit": TARGET_RATIO, "ratio": speed_ratio, "met": speed_ratio <= TARGET_RATIO},
-        "float16": {"description": f"qkv float16 within {FLOAT16_RATIO}× of qkv float32 at {span}", "n": half_n, "ns": in_range,
-                    "limit": FLOAT16_RATIO, "ratio": half_ratio, "met": half_ratio <= FLOAT16_RATIO},
+        "speed": {"description": f"2-D (n, 64): qkv within {TARGET_RATIO}× of PyTorch's math path at {span}", "n": speed_n,
+                  "ns": in_range, "limit": TARGET_RATIO, "ratio": speed_ratio, "met": speed_ratio <= TARGET_RATIO},
+        "float16": {"description": "2-D (n, 64): qkv float16/float32 time (PyTorch's own ratio is the limit; see float16_vs_torch)",
+                    "n": half_n, "ns": in_range, "ratio": half_ratio, "torch_ratio_same_n": None, "met": None},
+        **layout_targets,
     }
     print(f"\ntarget: {targets['speed']['description']}: {verdict(targets['speed']['met'])} "
           f"(worst qkv/torch = {speed_ratio:.2f}× at n = {speed_n:,}){where}")
-    print(f"target: {targets['float16']['description']}: {verdict(targets['float16']['met'])} "
-          f"(worst float16/float32 = {half_ratio:.2f}× at n = {half_n:,}){where}")
+    print(f"2-D float16/float32: worst {half_ratio:.2f}× at n = {half_n:,} (the target is PyTorch's own ratio, above)")
     fastest_text = ", ".join(f"{size} at n = {n:,}" for n, size in best_sizes.items())
     print(f"tiled default block_size {DEFAULT_BLOCK_SIZE}: "
           + ("not in this sweep" if default_slowdown is None else f"at most {default_slowdown:.2f}× the fastest")
@@ -264,11 +381,16 @@ def main(argv: list[str] | None = None) -> int:
             "tiled": f"qkv.tiled_attention(block_size={DEFAULT_BLOCK_SIZE}), the default",
             "torch": "torch.nn.functional.scaled_dot_product_attention, CPU, inference_mode",
             "python": "pure-Python loops over rows, dot products and exp element by element",
+            "qkv_causal": "qkv.scaled_dot_product_attention(is_causal=True)",
+            "tiled_causal": f"qkv.tiled_attention(is_causal=True, block_size={DEFAULT_BLOCK_SIZE})",
         },
         "torch": torch_info,
         "results": results,
         "target": targets["speed"],
         "targets": targets,
+        "layouts": {"ns": layout_ns, "repeats": 1 if args.quick else min(repeats, LAYOUT_REPEATS), "results": layout_rows,
+                    "note": "torch_kernel from torch._fused_sdp_choice (0 = math, 1 = flash attention); batch-heavy = "
+                            "(4, 32·(512/n)², n, d)"},
         "tiled_default_block_size": DEFAULT_BLOCK_SIZE,
         "block_size_sweep": {"ns": sweep_ns, "block_sizes": sweep_sizes, "results": sweep,
                              "fastest": {str(n): size for n, size in best_sizes.items()},

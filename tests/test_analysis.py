@@ -126,3 +126,24 @@ def test_asymmetry() -> None:
     assert asymmetry(worked_example().weights) < 1e-12  # the article's 2×2 happens to be symmetric
     a = np.array([[0.9, 0.1], [0.3, 0.7]])
     np.testing.assert_allclose(asymmetry(a), np.sqrt(2) * 0.2)
+
+
+def test_dot_product_variance_needs_two_samples() -> None:
+    # Reproducer: dot_product_variance([4], n_samples=1) returned NaN with four warnings.
+    with pytest.raises(ValueError, match=r"n_samples must be at least 2"):
+        dot_product_variance([4], n_samples=1)
+
+
+def test_analysis_arguments_are_named_in_their_errors() -> None:
+    from qkv.complexity import memory_table
+
+    with pytest.raises(TypeError, match=r"^d_ks must be a sequence of positive ints, got 5"):
+        dot_product_variance(5)
+    with pytest.raises(TypeError, match=r"^ns must be a sequence of positive ints, got 5"):
+        memory_table(5)
+    with pytest.raises(TypeError, match=r"^seed must be a non-negative int, got 'a'"):
+        dot_product_variance([4], seed="a")
+    with pytest.raises(TypeError, match=r"^strategies must be a sequence of names .* got 'none'"):
+        scaling_study([4], strategies="none")
+    with pytest.raises(TypeError, match=r"^strategy must be one of .* got None"):
+        scaling_factor(None, 4)

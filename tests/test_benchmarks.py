@@ -20,8 +20,13 @@ BENCHMARKS = ROOT / "benchmarks"
 RESULTS = BENCHMARKS / "results"
 TARGETS = {
     "attention_speed": [
-        "target: qkv within 1.15× of PyTorch at every n from 512 to 4,096",
-        "target: qkv float16 within 1.5× of qkv float32 at every n from 512 to 4,096",
+        "target: 2-D (n, 64): qkv within 1.15× of PyTorch's math path at every n from 512 to 4,096",
+        "target: qkv within 1.5× of PyTorch's fused kernel at (1, 8, n, 64)",
+        "target: qkv within 1.5× of PyTorch's fused kernel at the batch-heavy shape",
+        "target: qkv causal within 1.5× of PyTorch's causal kernel at (1, 8, n, 64)",
+        "target: qkv causal at most 0.7× qkv non-causal at (1, 8, n, 64), n >= 2,048",
+        "target: qkv float16/float32 time no worse than PyTorch's float16/float32, same shapes",
+        "qkv / PyTorch by layout, float32 (PyTorch's kernel in brackets)",
         "tiled_attention by block_size",
         f"tiled default block_size {DEFAULT_BLOCK_SIZE}",
     ],

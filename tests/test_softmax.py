@@ -50,3 +50,44 @@ def test_float_dtype_is_kept(dtype: type) -> None:
 @pytest.mark.parametrize("value", [[1, 2, 3], np.array([1, 2, 3], dtype=np.int32), [True, False]])
 def test_ints_and_lists_become_float64(value: object) -> None:
     assert softmax(value).dtype == np.float64
+
+
+def test_float16_softmax_of_a_sum_beyond_the_float16_maximum() -> None:
+    # Reproducer: softmax(np.zeros(70000, np.float16)) returned zeros with a RuntimeWarning (Σ exp = 70,000 > 65,504).
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        weights = softmax(np.zeros(70000, np.float16))
+    assert weights.dtype == np.float16
+    assert (weights == np.float16(1 / 70000)).all()
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_float16_softmax_is_float32_softmax_rounded(seed: int) -> None:
+    # Reproducer: softmax([0, -5.4, -7.9, -2.3] in float16) was computed in float16 and off by up to 7.8 ulp.
+    rng = np.random.default_rng(seed)
+    x = np.array([0, -5.4, -7.9, -2.3], np.float16) if seed == 0 else (rng.normal(size=(8, 50)) * 4).astype(np.float16)
+    weights = softmax(x)
+    exact = softmax(x.astype(np.float64))
+    ulp = np.spacing(weights.astype(np.float64).astype(np.float16)).astype(np.float64)
+    assert weights.dtype == np.float16
+    assert (np.abs(weights.astype(np.float64) - exact) <= 0.5 * ulp * (1 + 1e-3)).all()
+
+
+@pytest.mark.parametrize("axis", [True, 1.0, None, "1"])
+def test_softmax_axis_must_be_an_int(axis: object) -> None:
+    with pytest.raises(TypeError, match=r"^axis must be an int, got"):
+        softmax(np.ones((2, 2)), axis=axis)
+
+
+@pytest.mark.parametrize("under", ["warn", "raise", "print", "call"])
+def test_softmax_is_quiet_whatever_np_seterr_says_about_underflow(under: str) -> None:
+    from qkv import scaled_dot_product_attention, tiled_attention
+
+    mask = np.array([[True, False], [True, True]])
+    q, k, v = [[100.0], [1.0]], [[1.0], [-100.0]], [[1.0], [2.0]]
+    with np.errstate(under=under, call=lambda *args: pytest.fail(f"called with {args}")):
+        assert softmax([0.0, -1e4]).tolist() == [1.0, 0.0]
+        assert scaled_dot_product_attention(q, k, v, mask=mask).output.ravel().tolist() == [1.0, 1.0]
+        assert tiled_attention(q, k, v, mask=mask).ravel().tolist() == [1.0, 1.0]

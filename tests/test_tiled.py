@@ -321,3 +321,61 @@ def test_peak_memory_is_a_small_fraction_of_the_naive_one() -> None:
     assert n * n * 4 <= naive <= 1.5 * n * n * 4
     assert tiled < 0.05 * naive, (tiled, naive)
     assert tiled < 4 * n * d * 4
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_scale_above_one_does_not_overflow_the_queries(dtype: type) -> None:
+    # Reproducer: scale=4 raised "q·kᵀ·scale overflowed" (q·4 = 6.8e38 overflows float32; the scores are 1.4e29).
+    import warnings
+
+    big = 1.7e38 if dtype == np.float32 else 1.7e308
+    q, k, v = np.array([[big], [1]], dtype), np.array([[1e-10], [2e-10]], dtype), np.array([[1], [2]], dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for output in (scaled_dot_product_attention(q, k, v, scale=4.0).output, tiled_attention(q, k, v, scale=4.0)):
+            np.testing.assert_allclose(output.ravel(), [2.0, 1.5])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_values_near_the_dtype_maximum_give_their_convex_combination(dtype: type) -> None:
+    # Reproducer: tiled leaked "overflow encountered in matmul/add" for such v; plain raised where tiled returned max.
+    import warnings
+
+    top = np.finfo(dtype).max
+    rng = np.random.default_rng(7)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        same = np.array([[top], [top]], dtype)
+        q, k = np.array([[1.0], [2.0]], dtype), np.array([[1.0], [0.5]], dtype)
+        for output in (scaled_dot_product_attention(q, k, same).output, tiled_attention(q, k, same)):
+            assert np.isfinite(output).all()
+            np.testing.assert_allclose(output / top, 1.0, rtol=0, atol=4 * np.finfo(dtype).eps)  # max, to rounding
+        for _ in range(100):
+            v = (rng.choice([-1.0, 1.0], size=(6, 3)) * rng.uniform(0.9, 1.0, size=(6, 3)) * top).astype(dtype)
+            q, k = rng.normal(size=(4, 2)).astype(dtype), rng.normal(size=(6, 2)).astype(dtype)
+            plain, weights = scaled_dot_product_attention(q, k, v)
+            tiled = tiled_attention(q, k, v, block_size=2)
+            exact = weights.astype(np.float64) @ (v.astype(np.float64) / top)  # in units of the maximum
+            np.testing.assert_allclose(plain / top, exact, rtol=0, atol=1e-5)
+            np.testing.assert_allclose(tiled / top, exact, rtol=0, atol=1e-5)
+
+
+def test_causal_tiled_attention_skips_the_tiles_above_the_diagonal(monkeypatch) -> None:
+    # Count the scores tiled_attention computes: the tiles above the diagonal are never multiplied.
+    import qkv.tiled
+
+    n, block = 64, 8
+    q, k, v = np.random.default_rng(0).normal(size=(3, n, 4))
+    computed = []
+    original = qkv.tiled._online_softmax_update
+
+    def counting_update(s, *args):
+        computed.append(s.shape[-2] * s.shape[-1])
+        return original(s, *args)
+
+    monkeypatch.setattr(qkv.tiled, "_online_softmax_update", counting_update)
+    causal = tiled_attention(q, k, v, is_causal=True, block_size=block)
+    monkeypatch.undo()
+    blocks = n // block
+    assert sum(computed) == block * block * blocks * (blocks + 1) // 2  # the lower triangle of tiles and the diagonal
+    np.testing.assert_allclose(causal, scaled_dot_product_attention(q, k, v, is_causal=True).output, rtol=0, atol=1e-12)

@@ -25,6 +25,15 @@ Where qkv refuses what PyTorch computes (both give the same numbers everywhere e
 
 An empty batch (a leading dimension of 0) or n_q = 0 gives empty results, as in PyTorch.
 
+Where qkv accepts or returns something PyTorch does not:
+
+- `weights` is a read-only view (numpy's broadcast of the computed weights to the batch shape);
+  copy it (`weights.copy()`) to change it.
+- Inputs of different dtypes are promoted as numpy promotes them (float32 with float64 computes
+  in float64); PyTorch raises.
+- A 1-D mask (n_k,) is accepted and broadcasts over the query rows, as numpy broadcasts.
+- bfloat16 is refused with a TypeError (numpy has no bfloat16); PyTorch computes it.
+
 >>> import qkv
 >>> qkv.scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [0.0]]).weights.round(2)
 array([[0.67, 0.33]])
@@ -42,7 +51,7 @@ from __future__ import annotations
 
 # The modules too: the article's material (examples), the deep dives (analysis, complexity, kv_cache, tiled).
 from qkv import analysis, complexity, examples, kv_cache, tiled
-from qkv.attention import Attention, attention_scores, scaled_dot_product_attention
+from qkv.attention import Attention, attention_scores, plain_attention, scaled_dot_product_attention
 from qkv.kv_cache import kv_cache_bytes
 from qkv.masks import causal_mask
 from qkv.projections import cross_attention, project, self_attention
@@ -53,6 +62,7 @@ __all__ = [
     "softmax",
     "attention_scores",
     "scaled_dot_product_attention",
+    "plain_attention",
     "Attention",
     "causal_mask",
     "project",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ from qkv._float16 import float16_is_inf_or_nan
 
 # dtype kinds we accept as numbers: bool, signed int, unsigned int, float.
 _NUMERIC_KINDS = "biuf"
+_BFLOAT16 = "{name} is bfloat16, which qkv does not support (numpy has no bfloat16); convert it to float32 first"
 
 
 def as_float_array(value: Any, name: str) -> np.ndarray:
@@ -31,6 +33,13 @@ def as_float_array(value: Any, name: str) -> np.ndarray:
         array = np.asarray(value)
     except ValueError as error:  # ragged nested lists
         raise ValueError(f"{name} is not a rectangular array: {error}") from None
+    except (RuntimeError, TypeError) as error:  # e.g. a torch tensor that requires grad, or is bfloat16
+        if "bfloat16" in str(error).lower():
+            raise TypeError(_BFLOAT16.format(name=name)) from None
+        raise TypeError(f"{name} cannot be read as a numpy array ({error}); pass {name}.detach() for a tensor that "
+                        "requires grad") from None
+    if array.dtype.name == "bfloat16":
+        raise TypeError(_BFLOAT16.format(name=name))
     if array.dtype.kind not in _NUMERIC_KINDS:
         raise TypeError(f"{name} must hold real numbers, got dtype {array.dtype}")
     if array.dtype.kind != "f":
@@ -103,6 +112,21 @@ def check_int(value: Any, name: str, minimum: int = 1) -> int:
         kind = "positive" if minimum == 1 else "non-negative"
         raise ValueError(f"{name} must be a {kind} int, got {value!r}")
     return int(value)
+
+
+def check_sequence(values: Any, name: str, of_what: str) -> None:
+    """A sequence (not a str, whose characters would be taken one by one, nor a lone number)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+        raise TypeError(f"{name} must be a sequence of {of_what}, got {values!r} of type {type(values).__name__}")
+
+
+def check_int_sequence(values: Any, name: str) -> list[int]:
+    """A non-empty sequence of positive ints, such as the d_k values of a study; 5 or "5" are TypeErrors."""
+    check_sequence(values, name, "positive ints")
+    ints = [check_positive_int(value, f"{name} entry") for value in values]
+    if not ints:
+        raise ValueError(f"{name} is empty")
+    return ints
 
 
 def check_positive_int(value: Any, name: str) -> int:

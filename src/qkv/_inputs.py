@@ -25,6 +25,7 @@ class AttentionInputs:
     batch_shape: tuple[int, ...]  # the broadcast leading dims of q, k, v
     dtype: np.dtype[Any]  # the dtype of the results: numpy's promotion of the inputs
     work_dtype: np.dtype[Any]  # dtype of the arithmetic: at least float32, as PyTorch does on the CPU
+    v_scale: float = 1.0  # v above was divided by this (a power of two) so that sums of weights·v cannot overflow
 
     @property
     def n_q(self) -> int:
@@ -119,4 +120,30 @@ def attention_inputs(
     dtype = q.dtype
     work_dtype = np.promote_types(dtype, np.float32)  # float16 -> float32; float32/float64 unchanged
     q, k, v = (float16_to_float32(array) if dtype == np.float16 else array for array in (q, k, v))
-    return AttentionInputs(q, k, v, mask, is_causal, scale, batch_shape, dtype, work_dtype)
+    v, v_scale = _shrink_huge_values(v)
+    return AttentionInputs(q, k, v, mask, is_causal, scale, batch_shape, dtype, work_dtype, v_scale)
+
+
+# Each output row is a convex combination of the rows of v, so it lies within v's range; but the
+# sums that make it (and their rounding) can pass the dtype's maximum on the way when |v| is near it.
+_V_SHRINK = 4.0
+
+
+def _shrink_huge_values(v: np.ndarray) -> tuple[np.ndarray, float]:
+    """v / 4 (exact) when some |v| is above a quarter of the dtype's maximum; the factor to multiply back."""
+    if v.size and np.abs(v).max() > np.finfo(v.dtype).max / _V_SHRINK:
+        return v / _V_SHRINK, _V_SHRINK
+    return v, 1.0
+
+
+def restore_v_scale(output: np.ndarray, inputs: AttentionInputs) -> np.ndarray:
+    """The output in inputs.dtype, times the factor v was shrunk by, kept within the dtype's range.
+
+    The exact output lies within v's range, so a product that rounds past the maximum is the maximum.
+    """
+    if inputs.v_scale != 1.0:
+        limit = np.finfo(output.dtype).max
+        with np.errstate(over="ignore"):
+            output *= inputs.v_scale
+        np.clip(output, -limit, limit, out=output)
+    return output.astype(inputs.dtype, copy=False)

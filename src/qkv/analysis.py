@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from qkv._checks import as_float_array, check_finite, check_not_empty, check_positive_int
+from qkv._checks import as_float_array, check_finite, check_int, check_int_sequence, check_not_empty, check_positive_int
 from qkv.softmax import softmax
 
 SCALINGS: tuple[str, ...] = ("none", "d_k", "sqrt_d_k")
@@ -19,10 +19,11 @@ _CHUNK_ELEMENTS = 1 << 20
 
 
 def _positive_ints(values: Iterable[int], name: str) -> np.ndarray:
-    ints = [check_positive_int(value, f"{name} entry") for value in values]
-    if not ints:
-        raise ValueError(f"{name} is empty")
-    return np.array(ints)
+    return np.array(check_int_sequence(values, name))
+
+
+def _generator(seed: int) -> np.random.Generator:
+    return np.random.default_rng(check_int(seed, "seed", minimum=0))
 
 
 
@@ -78,7 +79,9 @@ def dot_product_variance(d_ks: Sequence[int], n_samples: int = 20_000, seed: int
     """
     sizes = _positive_ints(d_ks, "d_ks")
     n_samples = check_positive_int(n_samples, "n_samples")
-    rng = np.random.default_rng(seed)
+    if n_samples < 2:
+        raise ValueError(f"n_samples must be at least 2 (a sample variance needs two samples), got {n_samples}")
+    rng = _generator(seed)
     variance = np.empty(len(sizes))
     scaled_variance = np.empty(len(sizes))
     for i, d_k in enumerate(sizes):
@@ -95,6 +98,8 @@ def scaling_factor(strategy: str, d_k: int) -> float:
     [1.0, 0.25, 0.5]
     """
     d_k = check_positive_int(d_k, "d_k")
+    if not isinstance(strategy, str):
+        raise TypeError(f"strategy must be one of {SCALINGS}, got {strategy!r} of type {type(strategy).__name__}")
     if strategy == "none":
         return 1.0
     if strategy == "d_k":
@@ -181,11 +186,15 @@ def scaling_study(
     sqrt_d_k [0.24 0.25 0.25] [0.3  0.3  0.31]
     """
     sizes = _positive_ints(d_ks, "d_ks")
+    if isinstance(strategies, str) or not isinstance(strategies, Iterable):
+        raise TypeError(f"strategies must be a sequence of names from {SCALINGS}, got {strategies!r}; "
+                        f"for one strategy pass ({strategies!r},)")
+    strategies = list(strategies)
     for strategy in strategies:
         scaling_factor(strategy, 1)  # reject unknown names before any work
     n_keys = check_positive_int(n_keys, "n_keys")
     n_samples = check_positive_int(n_samples, "n_samples")
-    rng = np.random.default_rng(seed)
+    rng = _generator(seed)
     entropy = {s: np.empty(len(sizes)) for s in strategies}
     max_weight = {s: np.empty(len(sizes)) for s in strategies}
     jacobian_norm = {s: np.empty(len(sizes)) for s in strategies}

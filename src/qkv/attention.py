@@ -9,14 +9,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from qkv._checks import as_matrices, broadcast_batch_shape, check_computed_finite, check_not_empty, check_same_d_k, check_scale
-from qkv._float16 import weights_to_float16
-from qkv._inputs import AttentionInputs, attention_inputs
-
-# Rows of scores handled at once: 2¹⁶ numbers (256 KiB of float32), so that the softmax passes over a block
-# of rows run in the CPU's cache instead of streaming the whole n×n matrix from memory each time.
-_BLOCK_ELEMENTS = 1 << 16
-# float16 is computed in float32 chunks of n_q/8 rows, but at least this many (BLAS is slow on thin matrices).
-_MIN_CHUNK_ROWS = 128
+from qkv._inputs import attention_inputs, restore_v_scale
+from qkv._kernel import attention_kernel
+from qkv.masks import causal_mask
+from qkv.softmax import softmax
 
 
 class Attention(NamedTuple):
@@ -51,9 +47,14 @@ def attention_scores(q: ArrayLike, k: ArrayLike, *, scale: float | None = None) 
     broadcast_batch_shape(q=q, k=k)
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else check_scale(scale)
     work_dtype = np.promote_types(q.dtype, np.float32)  # float16 is multiplied in float32, as in PyTorch
-    with np.errstate(over="ignore", invalid="ignore"):  # overflow becomes an error just below
-        q_scaled = q.astype(work_dtype) * scale  # scaling the n×d queries costs less than the n×n scores
-        scores: np.ndarray = (q_scaled @ np.swapaxes(k.astype(work_dtype, copy=False), -1, -2)).astype(q.dtype, copy=False)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # overflow becomes an error just below
+        # Scaling the n×d queries costs less than the n×n scores, but a scale > 1 could overflow q·scale
+        # where q·kᵀ·scale does not: that one goes on the scores.
+        q_work = q.astype(work_dtype) * scale if scale <= 1 else q.astype(work_dtype)
+        products: np.ndarray = q_work @ np.swapaxes(k.astype(work_dtype, copy=False), -1, -2)  # (..., n_q, n_k)
+        if scale > 1:
+            products *= scale
+        scores = products.astype(q.dtype, copy=False)
     check_computed_finite(scores, "q·kᵀ·scale")  # (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
     return scores
 
@@ -108,62 +109,45 @@ def scaled_dot_product_attention(
            [0.36, 0.64]])
     """
     inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
-    q, k, v = inputs.q, inputs.k, inputs.v
-    n_q, n_k, d_v = inputs.n_q, inputs.n_k, v.shape[-1]
-    # The weights get the batch dims of q, k and the mask; v may add more (it then only broadcasts).
-    mask_batch = () if inputs.mask is None else inputs.mask.shape[:-2]
-    weights_batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], mask_batch)
-    weights = np.empty(weights_batch + (n_q, n_k), dtype=inputs.dtype)  # the only n×n array
-    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.dtype)
-
-    q_scaled = q * inputs.scale  # (..., n_q, d_k): scale the n×d queries, not the n×n scores
-    k_t = np.swapaxes(k, -1, -2)  # (..., d_k, n_k)
-    # float32/float64: the scores are computed straight into the weights array and turned into
-    # weights in place. float16: a float32 buffer of an eighth of the rows (at least 128) at a time.
-    in_place = inputs.work_dtype == inputs.dtype
-    chunk = max(1, n_q) if in_place else max(_MIN_CHUNK_ROWS, -(-n_q // 8))
-    rows = max(1, _BLOCK_ELEMENTS // max(1, math.prod(weights_batch) * n_k))  # rows per cache-sized block
-    buffer = None if in_place else np.empty(weights_batch + (min(chunk, n_q), n_k), inputs.work_dtype)
-    for c0 in range(0, n_q, chunk):
-        c1 = min(c0 + chunk, n_q)
-        scores = weights[..., c0:c1, :] if buffer is None else buffer[..., : c1 - c0, :]
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow shows as a non-finite row maximum
-            np.matmul(q_scaled[..., c0:c1, :], k_t, out=scores)  # (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
-        for r0 in range(0, c1 - c0, rows):  # one cache-sized block of rows at a time
-            block = scores[..., r0 : r0 + rows, :]
-            _hide_masked_keys(block, inputs, c0 + r0, c0 + r0 + block.shape[-2])
-            _softmax_rows(block)
-            if not in_place:  # rounded to float16 once, while the block is in the cache
-                weights_to_float16(block, weights[..., c0 + r0 : c0 + r0 + block.shape[-2], :])
-        with np.errstate(over="ignore", invalid="ignore"):  # checked below
-            if in_place:
-                np.matmul(scores, v, out=output[..., c0:c1, :])  # (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
-            else:
-                output[..., c0:c1, :] = scores @ v
+    output, weights = attention_kernel(inputs)  # qkv/_kernel.py: plain_attention below, in cache-sized blocks on every core
     check_computed_finite(output, "weights·v")
-    return Attention(output, np.broadcast_to(weights, inputs.batch_shape + (n_q, n_k)))
+    return Attention(output, np.broadcast_to(weights, inputs.batch_shape + weights.shape[-2:]))
 
 
-def _hide_masked_keys(block: np.ndarray, inputs: AttentionInputs, r0: int, r1: int) -> None:
-    """Set the scores of keys that query rows r0..r1 may not see to -inf: exp(-inf) = 0 takes them out of the sum."""
-    if inputs.mask is not None:
-        mask = inputs.mask
-        rows_mask = mask if mask.ndim < 2 or mask.shape[-2] == 1 else mask[..., r0:r1, :]
-        np.copyto(block, -np.inf, where=~rows_mask)
-    elif inputs.is_causal and r0 < inputs.n_k - 1:  # row i hides keys i+1 …; rows i >= n_k - 1 see them all
-        hidden = np.arange(inputs.n_k) > np.arange(r0, r1)[:, None]  # (rows, n_k)
-        np.copyto(block, -np.inf, where=hidden)
+def plain_attention(
+    q: ArrayLike,
+    k: ArrayLike,
+    v: ArrayLike,
+    *,
+    mask: ArrayLike | None = None,
+    scale: float | None = None,
+    is_causal: bool = False,
+    enable_gqa: bool = False,
+) -> Attention:
+    """`scaled_dot_product_attention` written as the article's five steps, one line each.
 
+    The same arguments, checks and results (the tests hold the two equal, to rounding); the fast
+    one computes these steps a cache-sized block of rows at a time on every core and skips the
+    keys a causal mask hides. This one is for reading: it makes the whole n×n matrix at each step.
 
-def _softmax_rows(scores: np.ndarray) -> None:
-    """softmax along the last axis, in place; a row whose maximum is not finite overflowed."""
-    row_max = scores.max(axis=-1, keepdims=True)  # (..., rows, 1); NaN and +inf show here
-    if not np.isfinite(row_max).all():
-        raise ValueError(
-            f"q·kᵀ·scale overflowed to inf/NaN in {scores.dtype}; the inputs are too large for this dtype"
-        )
-    with np.errstate(over="ignore"):  # -1e308 - 1e308 = -inf is right: its weight is 0
-        np.subtract(scores, row_max, out=scores)
-    np.exp(scores, out=scores)  # every exponent <= 0: no overflow, the row's largest is exp(0) = 1
-    scores *= 1.0 / scores.sum(axis=-1, keepdims=True)  # the sum is >= 1: never 0/0; a product is cheaper than a quotient
-
+    >>> q = [[2, 0, 1], [0, 2, 1]]
+    >>> k = [[1, 1, 0], [0, 1, 1]]
+    >>> v = [[1, 0, 1], [0, 1, 0]]
+    >>> plain_attention(q, k, v).weights.round(2)
+    array([[0.64, 0.36],
+           [0.36, 0.64]])
+    """
+    inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
+    q, k, v = inputs.q, inputs.k, inputs.v  # (..., n_q, d_k), (..., n_k, d_k), (..., n_k, d_v)
+    visible = causal_mask(max(inputs.n_q, inputs.n_k))[: inputs.n_q, : inputs.n_k] if inputs.is_causal else inputs.mask
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # overflow is reported below
+        scores = q @ np.swapaxes(k, -1, -2)  # 1. Q·Kᵀ: (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
+        scores = scores * inputs.scale  # 2. scaled by 1/√d_k
+        scores = scores if visible is None else np.where(visible, scores, -np.inf)  # 3. masked keys get -inf
+        if not np.isfinite(scores.max(axis=-1)).all():
+            raise ValueError(f"q·kᵀ·scale overflowed to inf/NaN in {inputs.dtype}; the inputs are too large for this dtype")
+        weights = softmax(scores)  # 4. each row: positive, sums to 1
+        output = weights @ v  # 5. (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
+    output = restore_v_scale(output, inputs)
+    check_computed_finite(output, "weights·v")
+    return Attention(output, np.broadcast_to(weights.astype(inputs.dtype), inputs.batch_shape + weights.shape[-2:]))

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from qkv._checks import check_int, check_positive_int
+from qkv._checks import check_int, check_positive_int, check_sequence
 
 # numpy has no bfloat16; like float16 it takes 2 bytes per element.
 _DTYPE_ALIASES = {"fp16": "float16", "half": "float16", "bf16": "float16", "bfloat16": "float16", "fp32": "float32"}
@@ -163,6 +163,7 @@ def memory_table(ns: Sequence[int] = (512, 4096, 32768, 128000), dtype: Any = "f
     32768 1.07B 2 GiB
     128000 16.4B 30.5 GiB
     """
+    check_sequence(ns, "ns", "positive ints")
     rows = []
     for n in ns:
         elements = attention_matrix_elements(n)

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from qkv._checks import as_float_array, check_computed_finite, check_finite, check_not_empty, check_positive_int
-from qkv._inputs import attention_inputs
+from qkv._inputs import attention_inputs, restore_v_scale
 
 # Chosen by measurement (benchmarks/attention_speed.py prints the sweep): within 25% of the fastest
 # block size at n = 1,024 and 4,096 in every run so far, where 512 sometimes is and sometimes is not.
@@ -74,11 +74,12 @@ def tiled_attention(
     n_q, n_k, d_v = inputs.n_q, inputs.n_k, v.shape[-1]
     mask = None if inputs.mask is None else np.broadcast_to(inputs.mask, np.broadcast_shapes(inputs.mask.shape, (n_q, n_k)))
     tile_batch = np.broadcast_shapes(q.shape[:-2], k_t.shape[:-2], () if mask is None else mask.shape[:-2])
-    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.dtype)  # (..., n_q, d_v): the only O(n) result
+    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.work_dtype)  # (..., n_q, d_v): the only O(n) result
+    scale_scores = inputs.scale > 1  # then after the product: q·scale may overflow where q·kᵀ·scale does not
 
     for q0 in range(0, n_q, block_size):
         q1 = min(q0 + block_size, n_q)
-        q_block = q[..., q0:q1, :] * inputs.scale  # (..., bq, d_k): scale the queries, not every tile of scores
+        q_block = q[..., q0:q1, :] if scale_scores else q[..., q0:q1, :] * inputs.scale  # (..., bq, d_k)
         m = np.full(tile_batch + (q1 - q0, 1), -np.inf, dtype=inputs.work_dtype)  # running max per query row
         l = np.zeros(tile_batch + (q1 - q0, 1), dtype=inputs.work_dtype)  # running Σ exp(s - m)
         acc = np.zeros(inputs.batch_shape + (q1 - q0, d_v), dtype=inputs.work_dtype)  # Σ exp(s - m)·v / ℓ so far
@@ -88,17 +89,20 @@ def tiled_attention(
             k1 = min(k0 + block_size, k_end)
             with np.errstate(over="ignore", invalid="ignore"):  # overflow shows as a NaN/+inf maximum below
                 s = q_block @ k_t[..., :, k0:k1]  # (..., bq, d_k) @ (..., d_k, bk) -> (..., bq, bk)
+                if scale_scores:
+                    s *= inputs.scale
             if mask is not None:
                 s = np.where(mask[..., q0:q1, k0:k1], s, -np.inf)
             elif inputs.is_causal and k1 - 1 > q0:  # the tile reaches above the diagonal: hide keys j > i
                 np.copyto(s, -np.inf, where=np.arange(k0, k1) > np.arange(q0, q1)[:, None])
-            m, l, acc = _online_softmax_update(s, v[..., k0:k1, :], m, l, acc)
+            with np.errstate(under="ignore"):  # exp of very negative scores is 0, whatever np.seterr says
+                m, l, acc = _online_softmax_update(s, v[..., k0:k1, :], m, l, acc)
         if np.isneginf(m).any():  # every score of a row overflowed to -inf (masks leave each row a key)
             _overflow(inputs.work_dtype)
-        with np.errstate(over="ignore", invalid="ignore"):  # float16 can overflow on the way back; checked below
-            output[..., q0:q1, :] = acc
-    check_computed_finite(output, "weights·v")
-    return output
+        output[..., q0:q1, :] = acc
+    result = restore_v_scale(output, inputs)  # in the inputs' dtype
+    check_computed_finite(result, "weights·v")
+    return result
 
 
 def _overflow(dtype: np.dtype[Any]) -> NoReturn:

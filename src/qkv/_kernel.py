@@ -1,0 +1,124 @@
+"""The fast path of `scaled_dot_product_attention`: one cache-sized block of query rows of one head at a time.
+
+`qkv.attention.plain_attention` is the same computation written as the article's five steps; the
+tests hold the two equal. This one gets its speed from two things:
+
+- Cache-sized blocks. A block of rows of one head goes through all five steps while its scores
+  are in the CPU's cache (4 MiB), instead of streaming the whole n×n matrix from memory once
+  per step. Blocks never span heads, so a (batch, heads, n, d) input costs what its heads cost
+  one by one.
+- Causal block skipping, as FlashAttention does. With ``is_causal=True`` query i sees keys
+  0..i: a block of rows r0..r1 needs only keys 0..r1, and the keys after them are never
+  multiplied (their weights are 0). Summed over the blocks that is about half the work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from qkv._float16 import weights_to_float16
+from qkv._inputs import AttentionInputs, restore_v_scale
+
+# Scores per block: 2²⁰ float32 numbers (4 MiB), well inside the L3 cache. Smaller blocks fit L2 but
+# need more matrix products, and each one wakes BLAS's threads: on a busy machine that costs more.
+_BLOCK_ELEMENTS = 1 << 20
+_MIN_BLOCK_ROWS = 32  # BLAS is slow on thinner matrices
+
+
+def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
+    """(output, weights) of checked inputs; weights have the batch dims of q, k and the mask, output those of v too."""
+    q, k, v = inputs.q, inputs.k, inputs.v
+    n_q, n_k, d_v = inputs.n_q, inputs.n_k, v.shape[-1]
+    mask_batch = () if inputs.mask is None else inputs.mask.shape[:-2]
+    weights_batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], mask_batch)
+    weights = np.empty(weights_batch + (n_q, n_k), dtype=inputs.dtype)  # the only n×n array
+    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.work_dtype)
+    # v adds batch dims of its own only in unusual calls: then the weights are made first and multiplied after.
+    v_apart = inputs.batch_shape != weights_batch
+    heads = list(np.ndindex(weights_batch))  # one index per (batch, head) whose weights are computed
+    with np.errstate(under="ignore"):
+        q_scaled = q * inputs.scale if inputs.scale <= 1 else q  # (..., n_q, d_k); a scale > 1 goes on the scores
+    q_heads = np.broadcast_to(q_scaled, weights_batch + q.shape[-2:])
+    k_heads = np.broadcast_to(k, weights_batch + k.shape[-2:])
+    v_heads = None if v_apart else np.broadcast_to(v, weights_batch + v.shape[-2:])
+    mask = None if inputs.mask is None else np.atleast_2d(inputs.mask)  # a 1-D mask is one row for every query
+    mask = None if mask is None else np.broadcast_to(mask, weights_batch + mask.shape[-2:])  # (..., n_q or 1, n_k)
+    rows = block_rows(n_q, n_k, inputs.is_causal)
+    if inputs.work_dtype != inputs.dtype:  # float16: a float32 buffer and the rounding's temporaries per block
+        rows = max(_MIN_BLOCK_ROWS, rows // 4)  # keep them at a fraction of the float16 weights
+
+    def one_block(head: tuple[int, ...], r0: int) -> None:
+        r1 = min(r0 + rows, n_q)
+        k_end = min(r1, n_k) if inputs.is_causal else n_k  # causal: keys after r1 - 1 are hidden from every row
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # overflow shows as the row maximum
+            target = weights[head][r0:r1, :k_end]  # float32/float64: the scores become the weights in place
+            scores = target if weights.dtype == inputs.work_dtype else np.empty(target.shape, inputs.work_dtype)
+            np.matmul(q_heads[head][r0:r1], k_heads[head][:k_end].T, out=scores)  # (rows, d_k) @ (d_k, k_end)
+            if inputs.scale > 1:  # after the product: q·scale may overflow where q·kᵀ·scale does not
+                scores *= inputs.scale
+            rows_mask = None if mask is None else mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
+            _hide_masked_keys(scores, inputs, None if rows_mask is None else rows_mask[:, :k_end], r0)
+            _softmax_rows(scores)
+            if scores.dtype != weights.dtype:  # float16: rounded once, while the block is in the cache
+                weights_to_float16(scores, target)
+            if k_end < n_k:
+                weights[head][r0:r1, k_end:] = 0
+            if v_heads is not None:
+                np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
+
+    # One thread: numpy's BLAS already runs each product on every core, and Python threads calling it
+    # at the same time wait on its one pool of threads (benchmarks/README.md).
+    for head in heads:
+        for r0 in range(0, n_q, rows):
+            one_block(head, r0)
+    if v_apart:
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            np.matmul(weights.astype(inputs.work_dtype, copy=False), v, out=output)  # (..., n_q, n_k) @ (..., n_k, d_v)
+    return restore_v_scale(output, inputs), weights
+
+
+def _hide_masked_keys(scores: np.ndarray, inputs: AttentionInputs, mask: np.ndarray | None, r0: int) -> None:
+    """Set the scores of keys that query rows r0.. may not see to -inf: exp(-inf) = 0 takes them out of the sum."""
+    if mask is not None:
+        np.copyto(scores, -np.inf, where=~mask)
+    elif inputs.is_causal and r0 < scores.shape[-1] - 1:  # row i hides keys i+1 … (those before k_end)
+        hidden = np.arange(scores.shape[-1]) > np.arange(r0, r0 + scores.shape[-2])[:, None]  # (rows, keys)
+        np.copyto(scores, -np.inf, where=hidden)
+
+
+def _softmax_rows(scores: np.ndarray) -> None:
+    """softmax along the last axis, in place; a row whose maximum is not finite overflowed."""
+    row_max = scores.max(axis=-1, keepdims=True)  # (rows, 1); NaN and +inf show here
+    if not np.isfinite(row_max).all():
+        raise overflow_error(scores.dtype)
+    np.subtract(scores, row_max, out=scores)  # -1e308 - 1e308 = -inf is right: its weight is 0
+    np.exp(scores, out=scores)  # every exponent <= 0: no overflow, the row's largest is exp(0) = 1
+    scores *= 1.0 / scores.sum(axis=-1, keepdims=True)  # the sum is >= 1: never 0/0; a product is cheaper than a quotient
+
+
+def overflow_error(dtype: np.dtype[Any]) -> ValueError:
+    return ValueError(f"q·kᵀ·scale overflowed to inf/NaN in {dtype}; the inputs are too large for this dtype")
+
+
+def block_rows(n_q: int, n_k: int, is_causal: bool) -> int:
+    """Query rows per block: scores of a cache's size, and with a causal mask at most n_q/8, so that the
+    diagonal blocks, which are computed whole, add only 1/16 to the half that is needed."""
+    rows = max(_MIN_BLOCK_ROWS, _BLOCK_ELEMENTS // n_k)
+    return max(_MIN_BLOCK_ROWS, min(rows, n_q // 8)) if is_causal else rows
+
+
+def causal_work_share(n_q: int, n_k: int) -> float:
+    """The share of the n_q·n_k scores the causal kernel computes, blocks of rows included.
+
+    Half the square, plus the part of each diagonal block above the diagonal: at n = 1,024 the
+    blocks have 128 rows, and 1/2 + 128/(2·1,024) = 0.5625.
+
+    >>> causal_work_share(1024, 1024)
+    0.5625
+    """
+    rows = block_rows(n_q, n_k, is_causal=True)
+    computed = sum(min(min(r0 + rows, n_q), n_k) * (min(r0 + rows, n_q) - r0) for r0 in range(0, n_q, rows))
+    return computed / (n_q * n_k)
+
