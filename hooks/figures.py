@@ -1,8 +1,15 @@
 """Draw the site's figures from `qkv` into docs/{lang}/figures/ before MkDocs collects the files,
-and end every figure's caption with a link to the code that drew it."""
+and put the code that drew each figure on its page: folded under the figure (its module,
+src/qkv_site/figures/<name>.py, read when the page is built), linked from the end of the caption.
+
+The folded block is a ``details.example``, like “这一节是怎么算的 / How this section is computed”:
+the search index leaves both out (qkv_site.search_text), and print leaves them out. When the build
+knows the repository (``repo_url``, from REPO_URL), the block links to the module there too.
+"""
 
 from __future__ import annotations
 
+import html
 import importlib.util
 import logging
 import re
@@ -18,6 +25,7 @@ log = logging.getLogger("mkdocs.hooks.figures")
 # of a copy of the docs still links to the code that really drew its figures.
 ROOT = Path(qkv_site.__file__).resolve().parents[2]
 SOURCE_LABEL = {"zh": "绘图代码", "en": "Figure code"}
+IN_REPOSITORY = {"zh": "仓库里的这个文件", "en": "This file in the repository"}
 _FIGURE = re.compile(r"<figure\b.*?</figure>", re.DOTALL)
 _IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
 
@@ -39,15 +47,39 @@ def on_pre_build(config, **kwargs) -> None:
     log.info(f"figures: wrote {len(written)} SVG files in {time.perf_counter() - start:.1f} s")
 
 
-def source_url(name: str, repo_url: str) -> str:
-    """The repository address of the module that draws figure `name`: qkv_site.figures.<name>
-    (tests/test_figures.py checks that each figure is drawn by the module of its name). It is found
-    without importing it, so a build whose figures are current never loads matplotlib for a link."""
+def source_path(name: str) -> Path:
+    """The module that draws figure `name`: qkv_site.figures.<name> (tests/test_figures.py checks that
+    each figure is drawn by the module of its name). It is found without importing it, so a build whose
+    figures are current never loads matplotlib for its code."""
     spec = importlib.util.find_spec(f"qkv_site.figures.{name}") if name.isidentifier() else None
     if spec is None or spec.origin is None:
         raise ValueError(f"figures/{name}.*.svg is not one of the site's figures: no module qkv_site.figures.{name}")
-    path = Path(spec.origin).resolve().relative_to(ROOT)
-    return f"{repo_url.rstrip('/')}/blob/main/{path.as_posix()}"
+    return Path(spec.origin).resolve()
+
+
+def source_url(name: str, repo_url: str) -> str:
+    """The repository address of the module that draws figure `name`."""
+    return f"{repo_url.rstrip('/')}/blob/main/{source_path(name).relative_to(ROOT).as_posix()}"
+
+
+def code_anchor(name: str) -> str:
+    """The id of the folded block that holds the code of figure `name`."""
+    return "figure-code-" + name.replace("_", "-")
+
+
+def code_block(name: str, lang: str, repo_url: str | None) -> str:
+    """The folded block (Markdown, for md_in_html) with the code that drew figure `name`."""
+    path = source_path(name)
+    code = path.read_text(encoding="utf-8").rstrip("\n")
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", code)), default=0))
+    repository = ""
+    if repo_url:
+        repository = f'\n<p><a href="{html.escape(source_url(name, repo_url))}">{IN_REPOSITORY[lang]}</a></p>\n'
+    return (
+        f'<details class="example figure-code" id="{code_anchor(name)}" markdown="1">\n'
+        f"<summary>{SOURCE_LABEL[lang]}：<code>{path.name}</code></summary>\n\n"
+        f"{fence}python\n{code}\n{fence}\n{repository}\n</details>"
+    )
 
 
 def on_page_markdown(markdown: str, page, config, **kwargs) -> str:
@@ -55,12 +87,33 @@ def on_page_markdown(markdown: str, page, config, **kwargs) -> str:
     if lang not in SOURCE_LABEL:
         return markdown
 
+    shown: set[str] = set()  # a figure shown twice on a page has its code once, after the first
+
     def link_source(figure: re.Match[str]) -> str:
         block = figure.group(0)
         image = _IMAGE.search(block)
         if not image or "</figcaption>" not in block:
             raise ValueError(f"{page.file.src_uri}: a figure without a light-scheme image or a caption:\n{block}")
-        link = f' <a class="figure-source" href="{source_url(image.group(1), config.repo_url)}">{SOURCE_LABEL[lang]}</a>'
-        return block.replace("</figcaption>", link + "</figcaption>")
+        name = image.group(1)
+        link = f' <a class="figure-source" href="#{code_anchor(name)}">{SOURCE_LABEL[lang]}</a>'
+        block = block.replace("</figcaption>", link + "</figcaption>")
+        if name in shown:
+            return block
+        shown.add(name)
+        # The figure's own indentation, so that the block stays where the figure is (a list, a tab).
+        indent = markdown[markdown.rfind("\n", 0, figure.start()) + 1: figure.start()]
+        indent = indent if indent.isspace() else ""
+        return block + "\n\n" + "\n".join(indent + line if line else line for line in code_block(name, lang, config.repo_url).split("\n"))
 
     return _FIGURE.sub(link_source, markdown)
+
+
+_SCHEME_IMAGE = re.compile(r'<img (?=[^>]*src="[^"]*figures/\w+\.(?:light|dark)\.svg#only-(?:light|dark)")')
+
+
+def on_page_content(html_text: str, page, **kwargs) -> str:
+    # Every figure comes as a light and a dark image, and Material's CSS hides the one that is not
+    # the current scheme (its palette toggle, or the reader's system). A lazy image that is not
+    # displayed is never fetched: a reader downloads only the figure of the scheme in view, and the
+    # other one when the toggle shows it.
+    return _SCHEME_IMAGE.sub('<img loading="lazy" ', html_text)
