@@ -1,11 +1,13 @@
 """The emoji of the pages (📌 in the deep dives' titles, ✅ in a table) as a small web font of their own.
 
-Most machines without a colour emoji font (a Linux server, the deploy workflow's container, and so the
-PDF printed there) draw them as empty boxes. The site carries the outlines it needs instead: the glyphs
-of exactly the emoji the pages use, cut from Noto Emoji (the monochrome one, from the pinned
-``manimgx-fonts`` package) at the regular weight, as a WOFF file of a few kilobytes. The style sheet
-puts it first in the text and code fonts with a ``unicode-range`` of the emoji blocks, so a browser
-uses it for those characters only, and downloads it only for a page that has one.
+A machine without an emoji font (many Linux machines; the deploy workflow's container) draws them as
+empty boxes. The site carries the outlines it needs instead: the glyphs of exactly the emoji the pages
+use, cut from Noto Emoji (the monochrome one, from the pinned ``manimgx-fonts`` package) at the regular
+weight, as a WOFF file of a few kilobytes. The style sheet puts it first in the text and code fonts with
+a ``unicode-range`` of the emoji blocks, so a browser uses it for those characters only, and downloads
+it only for a page that has one. The PDF edition prefers Noto Color Emoji where it is installed (the
+deploy workflow installs it: PDF readers read its glyphs in line with the text) and falls back to this
+font (pdf/edition.css).
 """
 
 from __future__ import annotations
