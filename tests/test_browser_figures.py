@@ -40,6 +40,9 @@ def test_a_figure_opens_large(browser, server: SiteServer, lang: str, scheme: st
     with LocalOnly(browser, server, viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone) as tab:
         page = tab.page
         tab.open(page_url("worked-example.md", lang))
+        # Figures are lazy (only the shown scheme's is fetched): the reader scrolls to it first.
+        page.evaluate("() => [...document.querySelectorAll('article figure img')].find((img) => img.checkVisibility()).scrollIntoView()")
+        page.wait_for_function("() => [...document.querySelectorAll('article figure img')].some((img) => img.checkVisibility() && img.complete && img.naturalWidth > 0)")
         figure = page.evaluate(SHOWN_FIGURE_JS)
         variant = "#only-dark" if scheme == "dark" else "#only-light"
         assert figure["src"].endswith(variant.replace("#only-", ".") + ".svg") or variant in figure["src"], figure
