@@ -26,6 +26,7 @@ log = logging.getLogger("mkdocs.hooks.figures")
 ROOT = Path(qkv_site.__file__).resolve().parents[2]
 SOURCE_LABEL = {"zh": "绘图代码", "en": "Figure code"}
 IN_REPOSITORY = {"zh": "仓库里的这个文件", "en": "This file in the repository"}
+COLON = {"zh": "：", "en": ": "}
 _FIGURE = re.compile(r"<figure\b.*?</figure>", re.DOTALL)
 _IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
 
@@ -77,7 +78,7 @@ def code_block(name: str, lang: str, repo_url: str | None) -> str:
         repository = f'\n<p><a href="{html.escape(source_url(name, repo_url))}">{IN_REPOSITORY[lang]}</a></p>\n'
     return (
         f'<details class="example figure-code" id="{code_anchor(name)}" markdown="1">\n'
-        f"<summary>{SOURCE_LABEL[lang]}：<code>{path.name}</code></summary>\n\n"
+        f"<summary>{SOURCE_LABEL[lang]}{COLON[lang]}<code>{path.name}</code></summary>\n\n"
         f"{fence}python\n{code}\n{fence}\n{repository}\n</details>"
     )
 

@@ -102,8 +102,9 @@ def test_the_search_is_fetched_when_the_reader_goes_to_search(browser, server: S
         search = [url for url in requests if "search_index.json" in url or "/workers/search." in url or "/lunr/" in url]
         assert not search, f"the search was fetched on page load: {search}"
         tab.page.evaluate("() => scrollTo(0, 0)")
-        tab.page.locator("label[for='__search']").first.click()
-        tab.page.locator("input[data-md-component='search-query']").fill("softmax")
+        query = tab.page.locator("input[data-md-component='search-query']")
+        query.click()  # the search box in the header (a wide screen shows it, not its toggle)
+        query.fill("softmax")
         tab.page.wait_for_selector(".md-search-result__item", timeout=20_000)
         assert [url for url in requests if url.endswith(("en/search/search_index.json" if lang == "en" else "/search/search_index.json"))]
         assert [url for url in requests if "/workers/search." in url]

@@ -37,6 +37,8 @@ def test_every_figure_caption_links_to_the_code_that_drew_it(site: Path, lang: s
         name = caption.find_parent("figure").select_one("img")["src"].rsplit("/", 1)[1].split(".")[0]
         module = ROOT / "src" / "qkv_site" / "figures" / f"{name}.py"
         assert block.select_one("summary code").get_text() == module.name
+        label = {"zh": "绘图代码：", "en": "Figure code: "}[lang]  # each language's own punctuation
+        assert block.select_one("summary").get_text() == label + module.name
         assert block.select_one("pre code").get_text().strip() == module.read_text(encoding="utf-8").strip()
         [repository] = [a for a in block.select("a[href]") if a["href"].startswith(REPO_URL)]
         assert repository["href"] == f"{REPO_URL}/blob/main/src/qkv_site/figures/{module.name}"
