@@ -24,8 +24,9 @@ Full run:
    built files: the HTML, stylesheets, scripts (and the ES modules they import), the search worker
    with its index and lunr languages, images and the favicon (the formulas are SVG inside the HTML,
    typeset at build time). Raw and gzip -9 sizes; already compressed files (woff, png) count the
-   same in both. When Playwright and /usr/bin/chromium are available the page is also loaded in
-   Chromium and the files it actually requested are counted.
+   same in both. When Playwright and /usr/bin/chromium are available (with --quick too) the page is
+   also loaded in Chromium, scrolled to its end so that every lazy figure in view is fetched, and
+   the files it actually requested are counted: that is the number held to the budget.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ TARGETS = {
     "cold_build_s": (30.0, "cold full build under 30 s on a 2-core machine"),
     "cached_build_s": (3.0, "cached rebuild (nothing changed) under 3 s on a 2-core machine"),
     "edit_reload_s": (3.0, "mkdocs serve: from saving an edited page to serving it under 3 s on a 2-core machine"),
-    "page_gzip_bytes": (250_000, "worked-example page under 250 KB (250,000 bytes) gzip in total"),
+    "page_gzip_bytes": (150_000, "worked-example page at most 150 KB (150,000 bytes) gzip in total"),
 }
 PAGE = "worked-example/index.html"  # the Chinese page at the site root; the English one is under en/
 NOTEBOOKS = [ROOT / "docs" / "zh" / "notebook.ipynb", ROOT / "docs" / "en" / "notebook.ipynb"]
@@ -346,6 +347,13 @@ def browser_requests(site: Path, page_path: str) -> dict | None:
                 (site / unquote(urlsplit(request.url).path).lstrip("/")).resolve()))
             page = context.new_page()
             page.goto(root + page_path.removesuffix("index.html"), wait_until="networkidle")
+            # A reader who reads to the end: each figure is lazy and fetched when it comes near.
+            page.evaluate("""async () => {
+              for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
+                scrollTo(0, y);
+                await new Promise((resolve) => setTimeout(resolve, 50));
+              }
+            }""")
             # Material's search (worker, index, lunr languages) loads after the page is idle: wait
             # until nothing new has been requested for 2 s (at most 20 s).
             for _ in range(10):
@@ -437,13 +445,18 @@ def main(argv: list[str] | None = None) -> int:
                 print_page_report({"zh": results["browser"]}, how="files Chromium requested")
     if args.quick:
         results["page_bytes"] = measure_page(site)
+        results["browser"] = browser_requests(site, PAGE)
         print_page_report(results["page_bytes"])
+        if results["browser"]:
+            print_page_report({"zh": results["browser"]}, how="files Chromium requested")
 
     print()
     upper_bound = max(page["total_gzip_bytes"] for page in results["page_bytes"].values())
     requested = (results.get("browser") or {}).get("total_gzip_bytes")
+    budget = TARGETS["page_gzip_bytes"][0]
     print(f"worked-example page, gzip: {kb(upper_bound)} (static count of the built files)"
-          + (f"; {kb(requested)} as requested by Chromium" if requested else "; not loaded in a browser"))
+          + (f"; {kb(requested)} as requested by Chromium" if requested else "; not loaded in a browser")
+          + f"; budget {kb(budget)}")
     measured = {
         "first_build_s": results.get("builds", {}).get("first_s"),
         "cold_build_s": results.get("builds", {}).get("cold_s"),
@@ -460,10 +473,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"target: {description}: not measured (--quick)")
             results["targets"][key] = {"description": description, "limit": limit, "value": None, "met": None}
             continue
-        met = value < limit
+        met = value <= limit if key == "page_gzip_bytes" else value < limit
         shown = kb(value) if key == "page_gzip_bytes" else f"{value:.1f} s"
         if key == "page_gzip_bytes":
-            shown += ", as requested by Chromium" if requested else ", static count of the built files"
+            shown += (", as requested by Chromium" if requested else ", static count of the built files") + f"; budget {kb(limit)}"
         print(f"target: {description}: {verdict(met)} ({shown})")
         results["targets"][key] = {"description": description, "limit": limit, "value": value, "met": met}
     write_results(output_path(args, "site_build"), results)

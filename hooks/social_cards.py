@@ -1,11 +1,13 @@
-"""Give every page a social card: og:/twitter: meta tags and a 1200×630 PNG drawn by qkv_site.social_cards."""
+"""Give every page a social card: og:/twitter: meta tags and a 1200×630 PNG drawn by qkv_site.social_cards.
+
+og:url and og:image must be absolute addresses, so they come only from the published ``site_url``: a
+build without one (no SITE_URL) leaves them out, and the title and description stay.
+"""
 
 from __future__ import annotations
 
 import html
 from pathlib import Path
-
-from mkdocs.exceptions import PluginError
 
 from qkv_site.social_cards import HEIGHT, WIDTH, card
 
@@ -21,16 +23,16 @@ def _card_title(page, config) -> str:
 
 
 def on_post_page(output: str, page, config, **kwargs) -> str:
-    if not config.site_url:
-        raise PluginError("social cards need site_url: og:image must be an absolute URL")
     title = _card_title(page, config)
-    kept = Path(config.config_file_path).resolve().parent / CACHE  # cards drawn by earlier builds
-    name, png = card(title, config.site_name, kept)
-    target = Path(config.site_dir) / FOLDER / name
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(png)
-    image = f"{config.site_url.rstrip('/')}/{FOLDER}/{name}"
+    image = None
+    if config.site_url:  # a card no tag can name is not drawn
+        kept = Path(config.config_file_path).resolve().parent / CACHE  # cards drawn by earlier builds
+        name, png = card(title, config.site_name, kept)
+        target = Path(config.site_dir) / FOLDER / name
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(png)
+        image = f"{config.site_url.rstrip('/')}/{FOLDER}/{name}"
     description = page.meta.get("description") or config.site_description
     tags = {
         "og:type": "website",
@@ -39,11 +41,11 @@ def on_post_page(output: str, page, config, **kwargs) -> str:
         "og:description": description,
         "og:url": page.canonical_url,
         "og:image": image,
-        "og:image:type": "image/png",
-        "og:image:width": str(WIDTH),
-        "og:image:height": str(HEIGHT),
-        "og:image:alt": f"{title} · {config.site_name}",
-        "twitter:card": "summary_large_image",
+        "og:image:type": image and "image/png",
+        "og:image:width": image and str(WIDTH),
+        "og:image:height": image and str(HEIGHT),
+        "og:image:alt": image and f"{title} · {config.site_name}",
+        "twitter:card": "summary_large_image" if image else "summary",
         "twitter:title": title,
         "twitter:description": description,
         "twitter:image": image,

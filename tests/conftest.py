@@ -13,8 +13,14 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 LANGUAGES = ("zh", "en")
-# The tests build the site for a sub-path, as GitHub Pages serves a project site (/<repo>/).
-SITE_URL = "http://127.0.0.1:8000/qkv-site/"
+# The tests build the site as the deploy workflow does: for its published address, a sub-path as
+# GitHub Pages serves a project site (/<repo>/), and with the repository it comes from. The served
+# copy (``server``) is on 127.0.0.1 under the same sub-path; no page may name that address.
+SITE_URL = "https://example.org/qkv-site/"
+REPO_URL = "https://github.com/example/qkv-site"
+REPO_NAME = "example/qkv-site"
+# What a build reads from its environment (mkdocs.yml's !ENV), which a build without them must not see.
+DEPLOY_ENV = {"SITE_URL": SITE_URL, "REPO_URL": REPO_URL, "REPO_NAME": REPO_NAME}
 
 
 # The three layers of the suite (markers declared in pyproject.toml). A test is in the layer of the
@@ -36,9 +42,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.unit)
 
 
-def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml") -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` into ``site_dir``; return the finished process."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "SITE_URL": SITE_URL}
+def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml", deploy_env: bool = True) -> subprocess.CompletedProcess[str]:
+    """Run ``mkdocs build --strict`` into ``site_dir`` (with ``deploy_env``: as the deploy workflow
+    does, else as a plain ``mkdocs build``); return the finished process."""
+    env = {key: value for key, value in os.environ.items() if key not in DEPLOY_ENV}
+    env |= {"NO_MKDOCS_2_WARNING": "1"} | (DEPLOY_ENV if deploy_env else {})
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site_dir)]
     return subprocess.run(command, cwd=config.parent, env=env, capture_output=True, text=True, timeout=900)
 

@@ -39,7 +39,7 @@ TARGETS = {
         "target: cold full build under 30 s",
         "target: cached rebuild (nothing changed) under 3 s",
         "target: mkdocs serve: from saving an edited page to serving it under 3 s",
-        "target: worked-example page under 250 KB",
+        "target: worked-example page at most 150 KB",
     ],
 }
 

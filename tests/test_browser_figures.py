@@ -50,6 +50,10 @@ def test_a_figure_opens_large(browser, server: SiteServer, lang: str, scheme: st
     with LocalOnly(browser, server, viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone) as tab:
         page = tab.page
         tab.open(page_url(source, lang))
+        # Figures are lazy (only the shown scheme's is fetched): the reader scrolls to it first.
+        shown = f"[...document.querySelectorAll('article figure img[src*=\"figures/{name}\"]')]"
+        page.evaluate(f"() => {shown}.find((img) => img.checkVisibility()).scrollIntoView()")
+        page.wait_for_function(f"() => {shown}.some((img) => img.checkVisibility() && img.complete && img.naturalWidth > 0)")
         figure = page.evaluate(SHOWN_FIGURE_JS, name)
         variant = "#only-dark" if scheme == "dark" else "#only-light"
         assert figure["src"].endswith(variant.replace("#only-", ".") + ".svg") or variant in figure["src"], figure

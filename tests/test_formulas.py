@@ -109,3 +109,42 @@ def test_a_rebuild_that_changes_no_formula_typesets_none(tmp_path: Path) -> None
     outside_annotations = re.sub(r"<annotation\b.*?</annotation>", "", html, flags=re.DOTALL)
     assert "\\(" not in outside_annotations and "\\frac" not in outside_annotations
     assert "<title>Why √dₖ - formulas</title>" in html, html[:600]
+
+
+def test_a_page_carries_each_glyph_outline_once_and_every_formula_finds_its_glyphs(site: Path) -> None:
+    from bs4 import BeautifulSoup
+
+    from qkv_site.formulas.pages import GLYPHS_ID
+    from site_pages import built_path, nav_sources
+
+    for lang in ("zh", "en"):
+        for source in nav_sources():
+            soup = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser")
+            uses = soup.select("mjx-container use")
+            if not uses:
+                continue
+            where = f"{lang}/{source}"
+            shared = soup.find(id=GLYPHS_ID)
+            assert shared is not None and shared.find_parent("article") is not None, f"{where}: no shared glyphs in the article"
+            outlines = [path["id"] for path in shared.select("path")]
+            assert len(outlines) == len(set(outlines)), f"{where}: a glyph defined twice"
+            assert not soup.select("mjx-container defs"), f"{where}: a formula keeps its own outlines"
+            ids = {element["id"] for element in soup.find_all(id=True)}
+            refs = {use.get("xlink:href") or use.get("href") for use in uses}
+            assert {ref[1:] for ref in refs} <= ids, f"{where}: glyphs no element defines: {sorted(refs)[:3]}"
+            assert {ref[1:] for ref in refs} == set(outlines), f"{where}: outlines no formula uses"
+            toc = [use for use in soup.select("nav.md-nav--secondary mjx-container use")]
+            assert all((use.get("xlink:href") or use.get("href"))[1:] in ids for use in toc)
+
+
+def test_a_cached_formula_still_draws_on_its_own(cache: FormulaCache) -> None:
+    from qkv_site.formulas.pages import share_glyphs
+
+    markup = cache.get(r"\text{softmax}\left(\frac{QK^T}{\sqrt{d_k}}\right)V", display=True).html
+    defined = set(re.findall(r'<path id="([^"]+)"', markup))
+    used = {ref for ref in re.findall(r'href="#([^"]+)"', markup)}
+    assert used and used <= defined, "the cached formula is not self-contained"
+    glyphs: dict[str, str] = {}
+    shared = share_glyphs(markup, glyphs)
+    assert "<defs>" not in shared and len(glyphs) == len(defined)
+    assert set(re.findall(r'href="#MJX-([^"]+)"', shared)) == set(glyphs)

@@ -232,3 +232,16 @@ def test_the_print_page_keeps_results_and_light_figures_only(site: Path, lang: s
     playground = page.select_one("#page-playground")
     assert [child.name for child in playground.find_all(recursive=False)] == ["h1", "p"], "the playground is its title and a link"
     assert not page.select(".qkv-playground"), "a playground's controls are left"
+
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_emoji_are_printed(pdf_site: Path, lang: str) -> None:
+    # Noto Color Emoji where it is installed (the deploy workflow installs it), else the site's own
+    # emoji font, which the print page names: on no machine do 📌 and ✅ print as boxes.
+    text = "".join(pages_text(pdf_path(pdf_site, lang)))
+    assert text.count("📌") >= 5 and "✅" in text
+    from qkv_site.emoji_font import SITE_PATH
+    from qkv_site.pdf.combine import STYLESHEET
+
+    assert f'url("/{SITE_PATH}")' in STYLESHEET.read_text(encoding="utf-8") and (pdf_site / SITE_PATH).is_file()

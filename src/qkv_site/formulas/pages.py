@@ -7,6 +7,13 @@ Two passes, because the search index is made between them from the page's conten
    contents' text take, and the key of its typeset form.
 2. ``insert_formulas``: in the finished page, each marker gets the typeset SVG and MathML.
 
+Each typeset formula, as cached, carries the outlines of its glyphs (MathJax's ``fontCache: "local"``),
+so it renders wherever it is shown on its own. A page shows many formulas that share glyphs, so the
+page carries each outline once: ``insert_formulas`` moves the outlines of all the page's formulas
+into one hidden ``<svg>`` of definitions at the start of the page's ``<article>`` (what MathJax's
+``fontCache: "global"`` does in a browser), and the formulas, in the article and in the table of
+contents alike, point to them.
+
 The TeX is found where pymdownx.arithmatex put it (``\\(…\\)`` and ``\\[…\\]`` in ``.arithmatex``)
 and, on notebook pages, in the text of the markdown cells (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``).
 """
@@ -32,6 +39,12 @@ _MARKER = re.compile(r'<(span|div) class="arithmatex" data-formula="(\w+)">.*?</
 # mkdocs-jupyter's template loads and configures MathJax 2 (with an empty URL here): not needed.
 _NOTEBOOK_MATHJAX = re.compile(r"<!-- Load mathjax -->.*?<!-- End of mathjax configuration -->", re.DOTALL)
 _IDS = re.compile(r"MJX-\d+-")
+_DEFS = re.compile(r"<defs>(.*?)</defs>", re.DOTALL)
+_GLYPH = re.compile(r'<path id="MJX-\d+-([\w-]+)" d="([^"]*)"></path>')
+_GLYPH_REF = re.compile(r'(xlink:href|href)="#MJX-\d+-([\w-]+)"')
+_ARTICLE = re.compile(r"<article\b[^>]*>")
+# The page's shared glyph outlines: hidden, and never read aloud or indexed.
+GLYPHS_ID = "MJX-glyphs"
 # Punctuation that must stay on the line of the formula before it: a line may break between an
 # inline SVG and a "。", so the two are wrapped together.
 _CLOSING = "。，、；：？！）」』》〉】.,;:?!)"
@@ -105,26 +118,68 @@ def plain_inline_text(text: str, typeset: Typeset) -> str:
     return _INLINE_TEX.sub(lambda match: html.escape(typeset(html.unescape(match.group(1)).strip(), False).text, quote=False), text)
 
 
+def share_glyphs(markup: str, glyphs: dict[str, str]) -> str:
+    """A formula's markup without its glyph outlines, pointing to ``MJX-<glyph>`` instead; the outlines
+    go into ``glyphs`` (glyph → path data). Definitions that are not all glyph outlines stay where they are.
+
+    >>> glyphs = {}
+    >>> share_glyphs('<svg><defs><path id="MJX-3-TEX-I-1D451" d="M1 2Z"></path></defs><use xlink:href="#MJX-3-TEX-I-1D451"></use></svg>', glyphs)
+    '<svg><use xlink:href="#MJX-TEX-I-1D451"></use></svg>'
+    >>> glyphs
+    {'TEX-I-1D451': 'M1 2Z'}
+    """
+    defs = _DEFS.search(markup)
+    if defs is None or _GLYPH.sub("", defs.group(1)).strip():
+        return markup
+    for glyph, outline in _GLYPH.findall(defs.group(1)):
+        if glyphs.setdefault(glyph, outline) != outline:
+            raise ValueError(f"two formulas draw glyph {glyph} differently: typeset by two MathJax versions?")
+    markup = markup[: defs.start()] + markup[defs.end():]
+    return _GLYPH_REF.sub(lambda match: f'{match.group(1)}="#MJX-{match.group(2)}"', markup)
+
+
+def glyph_definitions(glyphs: dict[str, str]) -> str:
+    """One hidden SVG holding every outline of ``glyphs`` (as ``MJX-<glyph>``)."""
+    paths = "".join(f'<path id="MJX-{glyph}" d="{outline}"></path>' for glyph, outline in glyphs.items())
+    return (f'<svg id="{GLYPHS_ID}" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false" '
+            f'style="display: none;"><defs>{paths}</defs></svg>')
+
+
 def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str:
-    """Put the typeset markup into every marker of a finished page.
+    """Put the typeset markup into every marker of a finished page, its glyph outlines once per page.
 
-    Each formula's SVG names its glyphs ``MJX-<n>-…``; a formula can appear more than once on a page
-    (the heading and both tables of contents), so every occurrence gets its own n. An inline formula
-    and the punctuation right after it are kept on one line.
+    The outlines of every formula of the page (see the module's docstring) go into one hidden SVG at
+    the start of the page's ``<article>`` (at the end of the page when it has none). Other ids of a
+    formula's SVG (``MJX-<n>-…``) get a number per occurrence, as a formula can appear more than once
+    on a page (the heading and both tables of contents). An inline formula and the punctuation right
+    after it are kept on one line.
 
-    >>> insert_formulas('<h2><span class="arithmatex" data-formula="k1">√dₖ</span></h2>',
-    ...                 lambda key: '<mjx-container><svg><use href="#MJX-7-TEX-I-1D451"/></svg></mjx-container>')
-    '<h2><span class="arithmatex"><mjx-container><svg><use href="#MJX-1-TEX-I-1D451"/></svg></mjx-container></span></h2>'
+    >>> insert_formulas('<article><h2><span class="arithmatex" data-formula="k1">√dₖ</span></h2></article>',
+    ...                 lambda key: '<mjx-container><svg><defs><path id="MJX-7-TEX-I-1D451" d="M1Z"></path></defs><use href="#MJX-7-TEX-I-1D451"/></svg></mjx-container>')
+    ... # doctest: +NORMALIZE_WHITESPACE
+    '<article><svg id="MJX-glyphs" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false" style="display: none;"><defs><path
+     id="MJX-TEX-I-1D451" d="M1Z"></path></defs></svg><h2><span class="arithmatex"><mjx-container><svg><use
+     href="#MJX-TEX-I-1D451"/></svg></mjx-container></span></h2></article>'
     >>> insert_formulas('<p>除以 <span class="arithmatex" data-formula="k1">√dₖ</span>。</p>', lambda key: '<svg/>')
     '<p>除以 <span class="formula-nowrap"><span class="arithmatex"><svg/></span>。</span></p>'
     """
     count = 0
+    glyphs: dict[str, str] = {}
 
     def one(match: re.Match[str]) -> str:
         nonlocal count
         count += 1
         tag, punctuation = match.group(1), match.group(3)
-        markup = f'<{tag} class="arithmatex">{_IDS.sub(f"MJX-{count}-", typeset_by_key(match.group(2)))}</{tag}>'
+        formula = _IDS.sub(f"MJX-{count}-", share_glyphs(typeset_by_key(match.group(2)), glyphs))
+        markup = f'<{tag} class="arithmatex">{formula}</{tag}>'
         return f'<span class="formula-nowrap">{markup}{punctuation}</span>' if punctuation and tag == "span" else markup + punctuation
 
-    return _MARKER_AND_PUNCTUATION.sub(one, page_html)
+    page_html = _MARKER_AND_PUNCTUATION.sub(one, page_html)
+    if not glyphs:
+        return page_html
+    definitions = glyph_definitions(glyphs)
+    article = _ARTICLE.search(page_html)
+    if article is not None:
+        return page_html[: article.end()] + definitions + page_html[article.end():]
+    body_end = page_html.rfind("</body>")
+    return page_html[:body_end] + definitions + page_html[body_end:] if body_end >= 0 else page_html + definitions

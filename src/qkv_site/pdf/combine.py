@@ -3,8 +3,14 @@
 Every page becomes a ``<section>``; its ids get the page's name as a prefix (``worked-example--step-1``)
 so that the sections cannot collide, and every link between pages of the nav becomes a link inside the
 print page (Chromium turns those into links inside the PDF). What only makes sense on screen goes: the
-"Code" tab of every computed result (the result stays), the dark variant of every figure, permalinks,
-scripts, copy buttons, and the controls of the interactive pages (a short note links to them instead).
+"Code" tab of every computed result (the result stays), the dark variant of every figure, the folded
+code that drew each figure, permalinks, scripts, copy buttons, and the controls of the interactive pages
+(a short note says so, and links to them).
+
+Links to the site itself, not to a page of the PDF (an interactive page, the notebook's download, a
+figure's code), are absolute and go to the published site: its address is the canonical link of the
+built home page. A site built without ``site_url`` has none, and then those links are left out (their
+words stay) rather than pointing anywhere invented.
 """
 
 from __future__ import annotations
@@ -24,11 +30,16 @@ LABELS = {
         "online": "网页版：",
         "interactive": "这一页是交互式的，只能在浏览器里使用：",
         "embedded": "网页上这里是一个交互式的小实验台：",
+        # The same, when the site was built without its published address (nothing to link to).
+        "interactive-unlinked": "这一页是交互式的，只能在浏览器里使用。",
+        "embedded-unlinked": "网页上这里是一个交互式的小实验台。",
     },
     "en": {
         "online": "Online edition: ",
         "interactive": "This page is interactive and works only in a browser: ",
         "embedded": "On the web page, a small interactive playground sits here: ",
+        "interactive-unlinked": "This page is interactive and works only in a browser.",
+        "embedded-unlinked": "On the web page, a small interactive playground sits here.",
     },
 }
 STYLESHEET = Path(__file__).with_name("edition.css")
@@ -41,6 +52,7 @@ SCREEN_ONLY = ", ".join([
     ".clipboard-copy-txt",  # the notebook's copy buttons
     ".zeroclipboard-container",
     'img[src*="#only-dark"]',  # figures come in a light and a dark variant: print the light one
+    "details.figure-code",  # the code that drew a figure (hooks/figures.py); the caption links to it online
     "noscript",
 ])
 # Attributes that would keep an image from loading or a figure from printing.
@@ -73,11 +85,14 @@ def article_of(soup: BeautifulSoup, page: SitePage) -> Tag:
     return article
 
 
-def published_root(home: BeautifulSoup, home_page: SitePage) -> str:
-    """The site's public address, from the canonical link of the default language's home page."""
+def published_root(home: BeautifulSoup, home_page: SitePage) -> str | None:
+    """The site's public address, from the canonical link of the default language's home page;
+    ``None`` for a site built without ``site_url`` (no SITE_URL), which has no canonical links."""
     canonical = home.select_one('link[rel="canonical"]')
-    if canonical is None or not canonical.get("href"):
-        raise ValueError(f"{home_page.path_in_site} has no <link rel=canonical>: set site_url in mkdocs.yml")
+    if canonical is None:
+        return None
+    if not canonical.get("href", "").startswith(("https://", "http://")):
+        raise ValueError(f"{home_page.path_in_site}: <link rel=canonical> is not an absolute address: {canonical.get('href')!r}")
     return canonical["href"]
 
 
@@ -101,17 +116,19 @@ def drop_code_tabs(article: Tag, page: SitePage) -> None:
         tabs.replace_with(result)
 
 
-def replace_interactive(article: Tag, page: SitePage, root: str, lang: str) -> bool:
+def replace_interactive(article: Tag, page: SitePage, root: str | None, lang: str) -> bool:
     """Replace the controls of an interactive page by a link to it; say whether the page is nothing else.
 
     A full playground (the page's own subject) leaves only the page's title and the note; a compact one
     embedded in a page (``data-compact``) leaves the note in its place and the rest of the page as it is.
     """
-    address = html.escape(urljoin(root, page.url))
     widgets = article.select(INTERACTIVE)
     whole_page = any(not widget.has_attr("data-compact") for widget in widgets)
 
     def note(label: str) -> Tag:
+        if root is None:
+            return BeautifulSoup(f'<p class="edition-note">{html.escape(LABELS[lang][label + "-unlinked"])}</p>', "html.parser").p
+        address = html.escape(urljoin(root, page.url))
         return BeautifulSoup(f'<p class="edition-note">{html.escape(LABELS[lang][label])}<a href="{address}">{address}</a></p>', "html.parser").p
 
     if whole_page:
@@ -155,8 +172,20 @@ def absolute_resources(article: Tag, page: SitePage) -> None:
             image.attrs.pop(attribute, None)
 
 
-def rewrite_links(article: Tag, page: SitePage, by_url: dict[str, SitePage], ids: set[str], interactive: set[str], root: str) -> None:
-    """Links between pages of the nav jump inside the print page; every other link goes to the published site."""
+def figure_code_links(article: Tag, page: SitePage, root: str | None) -> None:
+    """A caption's link to the code that drew its figure (folded under the figure, not printed) goes to
+    that code on the published page, or, without a published address, goes."""
+    for link in article.select("a.figure-source"):
+        fragment = urlsplit(link["href"]).fragment
+        if root is None or not fragment:
+            link.decompose()
+        else:
+            link["href"] = f"{urljoin(root, page.url)}#{fragment}"
+
+
+def rewrite_links(article: Tag, page: SitePage, by_url: dict[str, SitePage], ids: set[str], interactive: set[str], root: str | None) -> None:
+    """Links between pages of the nav jump inside the print page; every other link goes to the published
+    site, or, when the site was built without its address, is left out (its text stays)."""
     for link in article.find_all("a", href=True):
         href = link["href"]
         parts = urlsplit(href)
@@ -174,24 +203,28 @@ def rewrite_links(article: Tag, page: SitePage, by_url: dict[str, SitePage], ids
             if anchor not in ids:
                 raise ValueError(f"{page.path_in_site}: link {href!r} goes to #{fragment}, which {target_page.path_in_site} does not have")
             link["href"] = f"#{anchor}"
+        elif root is None:
+            link.unwrap()
         else:
             link["href"] = urljoin(root, target_url.lstrip("/"))
 
 
-def cover(home: Tag, home_page: SitePage, root: str, title: str) -> str:
+def cover(home: Tag, home_page: SitePage, root: str | None, title: str) -> str:
     """The first page: the title, the attribution line of the home page and where the site lives."""
     series = home.find(id=lambda value: value is not None and value.endswith("--series"))
     attribution = series.find_next("p") if series is not None else None
     if attribution is None:
         raise ValueError("the home page has no paragraph after its #series heading: the cover needs the attribution line")
     lang = home_page.lang
-    address = urljoin(root, home_page.url)
+    online = ""
+    if root is not None:
+        address = html.escape(urljoin(root, home_page.url))
+        online = f'<p class="edition-online">{html.escape(LABELS[lang]["online"])}<a href="{address}">{address}</a></p>'
     return (
         '<section class="edition-cover">'
         f'<p class="edition-title">{html.escape(title)}</p>'
         f'<div class="edition-attribution">{attribution.decode_contents()}</div>'
-        f'<p class="edition-online">{html.escape(LABELS[lang]["online"])}<a href="{html.escape(address)}">{html.escape(address)}</a></p>'
-        "</section>"
+        f"{online}</section>"
     )
 
 
@@ -212,6 +245,7 @@ def combined_html(site: Path, pages: list[SitePage], root_home: SitePage) -> str
         if replace_interactive(article, page, root, lang):
             interactive.add(page.stem)
         drop_code_tabs(article, page)
+        figure_code_links(article, page, root)
         for element in article.select(SCREEN_ONLY):
             element.decompose()
         prefix_ids(article, page)

@@ -1,0 +1,111 @@
+"""What a reader's browser downloads and draws: one colour scheme's figures only (the other when the
+palette toggle shows it), the formulas' shared glyphs, the emoji from the site's own font, and the
+figure code that a caption's link opens."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_support import LocalOnly, SiteServer
+from site_pages import page_url
+
+SCROLL_TO_END_JS = """async () => {
+  for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
+    scrollTo(0, y);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await Promise.all([...document.images].filter((image) => image.checkVisibility()).map((image) => image.decode().catch(() => null)));
+}"""
+
+
+def figure_requests(requests: list[str]) -> set[str]:
+    return {url.rsplit("/", 1)[1].split("#")[0] for url in requests if "/figures/" in url}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_page_downloads_the_figures_of_one_scheme_and_the_toggle_brings_the_other(browser, server: SiteServer, scheme: str) -> None:
+    other = "dark" if scheme == "light" else "light"
+    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}, color_scheme=scheme) as tab:
+        requests: list[str] = []
+        tab.page.on("request", lambda request: requests.append(request.url))
+        tab.open(page_url("worked-example.md", "zh"))
+        tab.page.evaluate(SCROLL_TO_END_JS)
+        assert figure_requests(requests) == {f"worked_weights.{scheme}.svg"}, requests
+        # Material's palette toggle (its label for the next scheme's radio button).
+        tab.page.locator("form[data-md-component=palette] label:visible").first.click()
+        tab.page.wait_for_function(f"() => document.body.dataset.mdColorScheme === '{'slate' if other == 'dark' else 'default'}'")
+        # The figure now shown has not been fetched yet: it is, once the reader scrolls to it.
+        tab.page.evaluate("() => [...document.querySelectorAll('article figure img')].find((image) => image.checkVisibility()).scrollIntoView()")
+        tab.page.wait_for_function("() => [...document.querySelectorAll('article figure img')].some((image) => image.checkVisibility() && image.complete && image.naturalWidth > 0)")
+        assert figure_requests(requests) == {f"worked_weights.{scheme}.svg", f"worked_weights.{other}.svg"}, requests
+        assert not tab.foreign
+
+
+GLYPHS_JS = """() => {
+  const uses = [...document.querySelectorAll("mjx-container use")];
+  const missing = uses.map((use) => use.getAttribute("xlink:href") || use.getAttribute("href"))
+    .filter((href) => !document.getElementById(href.slice(1)));
+  // The table of contents on screen (the copy in the folded navigation is not displayed).
+  const tocFormulas = [...document.querySelectorAll("nav.md-nav--secondary mjx-container > svg")].filter((svg) => svg.checkVisibility());
+  const drawn = (svg) => { const box = svg.querySelector("g").getBBox(); return box.width > 0 && box.height > 0; };
+  return {uses: uses.length, missing, toc: tocFormulas.length, tocDrawn: tocFormulas.filter(drawn).length,
+          article: document.querySelectorAll("article mjx-container > svg").length,
+          articleDrawn: [...document.querySelectorAll("article mjx-container > svg")].filter(drawn).length};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_formulas_draw_from_the_pages_shared_glyphs_in_the_article_and_the_table_of_contents(browser, server: SiteServer, lang: str) -> None:
+    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+        tab.open(page_url("why-sqrt-dk.md", lang))
+        found = tab.page.evaluate(GLYPHS_JS)
+        assert found["uses"] > 100 and not found["missing"], found
+        assert found["toc"] >= 1 and found["tocDrawn"] == found["toc"], found
+        assert found["article"] > 10 and found["articleDrawn"] == found["article"], found
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_emoji_are_drawn_with_the_sites_font(browser, server: SiteServer, lang: str) -> None:
+    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+        tab.open(page_url("why-three-matrices.md", lang))
+        tab.page.evaluate("() => document.fonts.ready")
+        cdp = tab.context.new_cdp_session(tab.page)
+        cdp.send("DOM.enable")
+        cdp.send("CSS.enable")
+        root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+        heading = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "article h1"})["nodeId"]
+        fonts = {font["familyName"]: font["glyphCount"] for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": heading})["fonts"]}
+        assert fonts.get("Noto Emoji") == 1, f"📌 is drawn with {fonts}"
+        assert tab.page.evaluate("() => document.fonts.check('16px \"QKV Emoji\"', '📌')")
+        assert not tab.foreign
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_captions_code_link_opens_the_code_that_drew_the_figure(browser, server: SiteServer, lang: str) -> None:
+    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+        tab.open(page_url("worked-example.md", lang))
+        tab.page.locator("figcaption a.figure-source").first.click()
+        tab.page.wait_for_function("() => document.querySelector('details.figure-code').open")
+        code = tab.page.locator("details.figure-code pre code").first
+        assert code.is_visible() and "def draw" in code.inner_text()
+        assert not tab.foreign
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_search_is_fetched_when_the_reader_goes_to_search(browser, server: SiteServer, lang: str) -> None:
+    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+        requests: list[str] = []
+        tab.page.on("request", lambda request: requests.append(request.url))
+        tab.open(page_url("worked-example.md", lang))
+        tab.page.evaluate(SCROLL_TO_END_JS)
+        tab.page.wait_for_timeout(2000)  # Material would have asked for them by now
+        search = [url for url in requests if "search_index.json" in url or "/workers/search." in url or "/lunr/" in url]
+        assert not search, f"the search was fetched on page load: {search}"
+        tab.page.evaluate("() => scrollTo(0, 0)")
+        query = tab.page.locator("input[data-md-component='search-query']")
+        query.click()  # the search box in the header (a wide screen shows it, not its toggle)
+        query.fill("softmax")
+        tab.page.wait_for_selector(".md-search-result__item", timeout=20_000)
+        assert [url for url in requests if url.endswith(("en/search/search_index.json" if lang == "en" else "/search/search_index.json"))]
+        assert [url for url in requests if "/workers/search." in url]
+        assert not tab.foreign
