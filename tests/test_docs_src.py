@@ -10,6 +10,7 @@ import runpy
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from conftest import DOCS, LANGUAGES, ROOT
@@ -22,8 +23,12 @@ INCLUDE = re.compile(r'^\s*--8<--\s+"([^"]+)"\s*$', re.MULTILINE)
 def run(program: Path) -> tuple[dict[str, Any], str]:
     """Run a program as the page does; return its variables and what it printed."""
     printed = io.StringIO()
+    options = np.get_printoptions()
     with contextlib.redirect_stdout(printed):
         variables = runpy.run_path(str(program), run_name="__main__")
+    # The build runs every program in one process: a program that changed numpy's printing would
+    # change what the programs after it print.
+    assert np.get_printoptions() == options, f"{program.relative_to(ROOT)} changes numpy's print options for the programs after it"
     return variables, printed.getvalue()
 
 
