@@ -45,13 +45,13 @@ def test_new_benchmark_results_change_the_digests(tmp_path):
     assert after[0] != before[0] and after[1] != before[1]
 
 
-def test_a_change_to_a_hook_changes_the_digest(tmp_path):
-    hooks = tmp_path / "hooks"
-    shutil.copytree(ROOT / "hooks", hooks, ignore=shutil.ignore_patterns("__pycache__"))
-    before = inputs_digest(hooks=hooks)
-    notebooks = hooks / "figures.py"  # e.g. how a caption links to its figure's code
+def test_a_change_to_the_build_plugin_changes_the_digest(tmp_path):
+    src = _copy_sources(tmp_path)
+    results = ROOT / "benchmarks" / "results"
+    before = inputs_digest(src, results)
+    notebooks = src / "qkv_site" / "build" / "notebooks.py"  # e.g. how a notebook's printed output is merged
     notebooks.write_text(notebooks.read_text(encoding="utf-8") + "\n# one more line\n", encoding="utf-8")
-    assert inputs_digest(hooks=hooks) != before  # executed notebooks and block outputs are not reused
+    assert inputs_digest(src, results) != before  # executed notebooks and block outputs are not reused
 
 
 class KeyedRunner(BlockRunner):

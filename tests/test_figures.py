@@ -110,5 +110,5 @@ def test_every_label_exists_in_both_languages():
 
 @pytest.mark.parametrize("name", FIGURES)
 def test_each_figure_is_drawn_by_the_module_of_its_name(name: str) -> None:
-    # hooks/figures.py links each caption to qkv_site/figures/<name>.py without importing the registry.
+    # qkv_site.build.figures links each caption to qkv_site/figures/<name>.py without importing the registry.
     assert FIGURES[name].__module__ == f"qkv_site.figures.{name}"

@@ -27,12 +27,11 @@ SRC = Path(__file__).resolve().parents[1]  # src/: the qkv and qkv_site packages
 ROOT = SRC.parent
 PACKAGES = ("qkv", "qkv_site")
 RESULTS = Path("benchmarks") / "results"  # committed measurements that pages and figures read
-HOOKS = Path("hooks")  # the build hooks (how formulas, figures and the search index are made)
 # Their versions can change what a page shows.
 LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter", "beautifulsoup4")
 
 
-def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS, hooks: Path = ROOT / HOOKS) -> str:
+def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS) -> str:
     """sha256 of every file a page's computed content depends on, and the versions of the libraries.
 
     >>> len(inputs_digest())
@@ -40,7 +39,6 @@ def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS, hooks: Path =
     """
     files = [file for package in PACKAGES for file in python_files(src / package, package)]
     files += [(f"{RESULTS.as_posix()}/{path.name}", path) for path in sorted(results.glob("*.json"))]
-    files += [(f"{HOOKS.as_posix()}/{path.name}", path) for path in sorted(hooks.glob("*.py"))]
     return files_digest(files, LIBRARIES)
 
 

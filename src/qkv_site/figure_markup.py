@@ -2,7 +2,7 @@
 
 Every figure of the site is drawn by `qkv_site.figures.<name>`; its caption ends with a link to that
 code, folded under the figure (`code_block`), and to the file in the repository when the build knows
-the repository. `hooks/figures.py` does this for the figures a page writes by hand; a figure whose alt
+the repository. The plugin (`qkv_site.build.figures`) does this for the figures a page writes by hand; a figure whose alt
 text or caption describes computed numbers is printed by a ``python exec="on"`` block with `figure`:
 the same markup, the same block. Nothing here imports matplotlib.
 """

@@ -1,8 +1,10 @@
 """Every reach of the build into another package's internals, in one place.
 
 Each entry names the package, the pinned version it was written for (pyproject.toml pins them all)
-and what it uses. `check` runs when the plugin starts: after a dependency bump, the build stops at
-once with a message naming the internal that moved, instead of failing deep inside a page.
+and what it uses. Material's search worker, which the build corrects in the built site, has its own
+check in `qkv_site.material_search` (the code it changes must be there exactly once), run from here.
+`check` runs when the plugin starts: after a dependency bump, the build stops at once with a message
+naming the internal that moved, instead of failing deep inside a page.
 """
 
 from __future__ import annotations
@@ -47,7 +49,11 @@ INTERNALS = (MARKDOWN_EXEC_RUN, MARKDOWN_EXEC_SESSIONS, NBCLIENT_COALESCE)
 # traitlets 5.16.1: each class keeps the initial values of its traits, copied when the class was made.
 TRAITLETS_INITIAL_VALUES = "_static_immutable_initial_values"
 
-# Private attributes of a plugin instance (mkdocs-jupyter), checked on the instance when the build starts.
+# Private attributes of plugin instances, checked on the instance when the build starts.
+# mkdocs-static-i18n 1.3.1: the documentation pages of each language it writes the sitemap from, and
+# the home-page links overrides/partials/alternate.html uses for the 404 page.
+I18N_FILES_PER_LANGUAGE = "i18n_files_per_language"
+I18N_EXTRA_ALTERNATE = "extra_alternate"
 JUPYTER_USED_CACHE_PATHS = "_used_cache_paths"  # mkdocs-jupyter 0.26.3: the cache entries a build used
 JUPYTER_PUBLIC = ("should_include", "on_files")  # called directly, outside MkDocs' event order
 
@@ -69,9 +75,23 @@ def check(internals: tuple[Internal, ...] = INTERNALS) -> None:
     if not isinstance(client.__dict__.get(TRAITLETS_INITIAL_VALUES), dict):
         missing.append(f"traitlets' {TRAITLETS_INITIAL_VALUES} on NotebookClient, written for traitlets 5.16.1, "
                        f"installed {version('traitlets')}")
+    from qkv_site import material_search
+
+    try:
+        material_search.check()
+    except material_search.MaterialChanged as error:
+        missing.append(str(error))
     if missing:
         raise PluginError("the site build relies on internals that changed:\n  " + "\n  ".join(missing)
                           + "\nupdate src/qkv_site/build/compat.py and the code that uses them")
+
+
+def check_i18n(plugin: object) -> None:
+    """What the build and the theme overrides use of the mkdocs-static-i18n plugin instance."""
+    absent = [name for name in (I18N_FILES_PER_LANGUAGE, I18N_EXTRA_ALTERNATE, "current_language") if not hasattr(plugin, name)]
+    if absent:
+        raise PluginError(f"mkdocs-static-i18n {version('mkdocs-static-i18n')} has no {absent} (written for 1.3.1): "
+                          "update src/qkv_site/build/compat.py, site_files.py and overrides/partials/alternate.html")
 
 
 def check_jupyter(plugin: object) -> None:

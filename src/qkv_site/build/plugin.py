@@ -11,17 +11,18 @@ same instance across rebuilds (MkDocs ≥ 1.4). Every reach into another package
 | on_startup | 0 | check the internals of other packages this build relies on (`compat.check`) |
 | on_config | 50 | the site's jieba dictionary, before Material's search plugin reads `jieba_dict_user` |
 | on_config | 0 | caches: markdown-exec blocks run through `BlockRunner`, mkdocs-jupyter's, formulas' |
+| on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
-| on_files | -110 | after mkdocs-static-i18n's on_files (-100) rebuilt the file list: notebooks become pages again |
-| on_page_markdown | 0 | a new page: sessions start empty, named values filled in, notice on an outdated translation |
-| on_page_content | 0 | glossary tooltips |
+| on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, sitemap |
+| on_page_markdown | 0 | sessions start empty; named values; figures' code; notice on an outdated translation |
+| on_page_content | 0 | glossary tooltips; figures load lazily (one scheme's is fetched) |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
 | on_page_context | 10 | the search view of the page swapped in, before Material's search (0) indexes it |
 | on_page_context | 0 | a page without a description fails the strict build |
 | on_page_context | -10 | the page's own HTML put back |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
-| on_post_page | 0 | typeset formulas into the markers; an English page's search pointed at `en/` |
-| on_post_build | 0 | the build finished: outputs no page asked for may go |
+| on_post_page | 0 | typeset formulas into the markers; the social card's tags; an English page's search pointed at `en/` |
+| on_post_build | 0 | the emoji font; the build finished: outputs no page asked for may go |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: one index per language |
 | on_build_error | 0 | the MathJax process ends |
 | on_shutdown | 0 | MathJax ends; outputs no page asked for are deleted (only after a finished build) |
@@ -41,12 +42,14 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from qkv_site.build import compat, page_values
+from qkv_site.build import compat, figures, page_values
 from qkv_site.build.block_runs import BlockRunner
 from qkv_site.build.descriptions import description
 from qkv_site.build.formulas import PageFormulas
 from qkv_site.build.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.build.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
+from qkv_site.build.site_files import EmojiFont, list_notebooks_in_sitemap
+from qkv_site.build.social_cards import with_card
 from qkv_site.build.translation_notice import with_notice
 from qkv_site.tooltips import add_tooltips
 
@@ -65,6 +68,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.runner: BlockRunner | None = None
         self.cache = Path(CACHE)  # set from the configuration's folder in on_config
         self.notebooks = NotebookPages()
+        self.emoji = EmojiFont()
         self.formulas: PageFormulas | None = None
         self.search: SearchViews | None = None
         self.page_html: str | None = None  # a page's HTML while Material's search reads its search view
@@ -100,35 +104,46 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
 
     on_config = CombinedEvent(_configure_search, _configure)
 
+    def _draw_figures(self, *, config: MkDocsConfig) -> None:
+        figures.draw(self.cache / "figures")
+
     @event_priority(-50)
-    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+    def _keep_notebooks(self, *, config: MkDocsConfig) -> None:
         jupyter = config.plugins.get("mkdocs-jupyter")
         if jupyter is not None:
             compat.check_jupyter(jupyter)
             self.notebooks.keep_both_languages(jupyter)
 
+    on_pre_build = CombinedEvent(_draw_figures, _keep_notebooks)
+
     @event_priority(-110)
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
         jupyter = config.plugins.get("mkdocs-jupyter")
-        return files if jupyter is None else self.notebooks.render(files, config, jupyter)
+        if jupyter is not None:
+            files = self.notebooks.render(files, config, jupyter)
+        for figure in figures.generated_files(config, self.cache / "figures"):
+            files.append(figure)
+        list_notebooks_in_sitemap(files, config)
+        return files
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.runner is not None
         self.runner.start_page(page.file.src_uri)
         compat.MARKDOWN_EXEC_SESSIONS.resolve().clear()  # no page sees another page's variables
         markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.cache / "page-values")
+        markdown = figures.with_code(markdown, page.file.src_uri, config.repo_url)
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
-    def _tooltips(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def _tooltips_and_lazy_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = page.file.src_uri.split("/", 1)[0]
-        return add_tooltips(html, lang) if lang in LANGUAGES else html
+        return figures.lazy(add_tooltips(html, lang) if lang in LANGUAGES else html)
 
     @event_priority(-100)
     def _mark_formulas(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.formulas is not None
         return self.formulas.mark(html, page)
 
-    on_page_content = CombinedEvent(_tooltips, _mark_formulas)
+    on_page_content = CombinedEvent(_tooltips_and_lazy_figures, _mark_formulas)
 
     @event_priority(10)
     def _show_search_view(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
@@ -160,10 +175,12 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         assert self.formulas is not None
         output = self.formulas.finish(output)
+        output = with_card(output, page, config, self.cache)
         return point_english_page_at_its_index(output, page.file.src_uri)
 
     def _finished(self, *, config: MkDocsConfig) -> None:
         assert self.formulas is not None
+        self.emoji.write(config)
         log.info(self.formulas.summary())
         self.built = True  # every page of this pass was rendered
 

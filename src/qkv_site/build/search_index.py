@@ -78,7 +78,6 @@ class SearchViews:
 
 def configure(config: MkDocsConfig, cache: Path) -> SearchViews:
     """Give Material's search plugin the site's jieba dictionary; return the views' cache."""
-    material_search.check()
     search = _search_plugin(config)
     dictionary = cache / "search" / "jieba-user-dict.txt"
     if search.config.jieba_dict_user not in (None, str(dictionary)):

@@ -1,4 +1,4 @@
-"""Give every page a social card: og:/twitter: meta tags and a 1200×630 PNG drawn by qkv_site.social_cards.
+"""Every page's social card: og:/twitter: meta tags and a 1200×630 PNG drawn by qkv_site.social_cards.
 
 og:url and og:image must be absolute addresses, so they come only from the published ``site_url``: a
 build without one (no SITE_URL) leaves them out, and the title and description stay.
@@ -8,30 +8,32 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Any
 
+from mkdocs.config.defaults import MkDocsConfig
+
+from qkv_site.cache_files import atomic_write
 from qkv_site.social_cards import HEIGHT, WIDTH, card
 
 FOLDER = "assets/social"  # inside the built site
-CACHE = ".cache/social-cards"  # inside the project, beside the other build caches
 
 
-def _card_title(page, config) -> str:
+def _card_title(page: Any, config: MkDocsConfig) -> str:
     # A language's home page (zh/index.md, en/index.md) is titled "首页 / Home" in the navigation:
     # its card carries the article's full title, the language's site_description, instead.
     home = page.file.src_uri.split("/", 1)[-1] == "index.md"
-    return config.site_description if home else page.title
+    return str(config.site_description if home else page.title)
 
 
-def on_post_page(output: str, page, config, **kwargs) -> str:
+def with_card(output: str, page: Any, config: MkDocsConfig, cache: Path) -> str:
+    """The page's HTML with its og:/twitter: tags (and its card written, when it can be named)."""
     title = _card_title(page, config)
     image = None
     if config.site_url:  # a card no tag can name is not drawn
-        kept = Path(config.config_file_path).resolve().parent / CACHE  # cards drawn by earlier builds
-        name, png = card(title, config.site_name, kept)
+        name, png = card(title, config.site_name, cache / "social-cards")
         target = Path(config.site_dir) / FOLDER / name
         if not target.exists():
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(png)
+            atomic_write(target, png)
         image = f"{config.site_url.rstrip('/')}/{FOLDER}/{name}"
     description = page.meta.get("description") or config.site_description
     tags = {

@@ -1,0 +1,97 @@
+"""The site's figures: drawn from `qkv` into ``.cache/figures/`` (never into docs/), served as MkDocs'
+generated files, each caption ending with a link to the code that drew it, folded under the figure.
+
+- `draw`: before the files are collected. mkdocs-static-i18n builds once per language and `mkdocs
+  serve` rebuilds on every change: when the stamps are current this is one hash, without even
+  importing matplotlib.
+- `generated_files`: each ``<lang>/figures/<name>.<scheme>.svg`` as a ``File.generated``, where
+  mkdocs-static-i18n would put a file of that language (the default language at the site's root).
+- `with_code`: the caption's “绘图代码 / Figure code” link and the folded block (`qkv_site.figure_markup`).
+  The block is a ``details.example``, like “这一节是怎么算的 / How this section is computed”: the
+  search index and print leave both out. When the build knows the repository (``repo_url``, from
+  REPO_URL), the block links to the module there too.
+- `lazy`: every figure comes as a light and a dark image, and Material's CSS hides the one that is not
+  the current scheme. A lazy image that is not displayed is never fetched: a reader downloads only
+  the figure of the scheme in view.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File
+
+from qkv_site.figure_markup import SOURCE_LABEL, code_anchor, code_block
+from qkv_site.figures.labels import LANGUAGES
+from qkv_site.figures.stamp import up_to_date
+
+log = logging.getLogger("mkdocs.plugins.qkv_site")
+
+DEFAULT_LANGUAGE = LANGUAGES[0]  # mkdocs-static-i18n puts its pages at the site's root
+_FIGURE = re.compile(r"<figure\b.*?</figure>", re.DOTALL)
+_IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
+_SCHEME_IMAGE = re.compile(r'<img (?=[^>]*src="[^"]*figures/\w+\.(?:light|dark)\.svg#only-(?:light|dark)")')
+
+
+def draw(root: Path) -> None:
+    """Draw every figure into ``root/<lang>/figures/`` unless the stamps say they are current."""
+    if up_to_date(root):
+        log.info("figures: all up to date")
+        return
+    from qkv_site.figures.fonts import static_font_path
+    from qkv_site.figures.registry import render_all  # matplotlib: only when something is drawn
+
+    if not static_font_path().exists():
+        log.info(f"figures: making the figure font once, a few seconds: {static_font_path()}")
+    start = time.perf_counter()
+    written = render_all(root)
+    log.info(f"figures: wrote {len(written)} SVG files in {time.perf_counter() - start:.1f} s")
+
+
+def generated_files(config: MkDocsConfig, root: Path) -> list[File]:
+    """The drawn figures as files of the site, at the address each language's pages link to."""
+    files = []
+    for lang in LANGUAGES:
+        for path in sorted((root / lang / "figures").glob("*.svg")):
+            file = File.generated(config, f"{lang}/figures/{path.name}", abs_src_path=str(path))
+            dest = f"figures/{path.name}" if lang == DEFAULT_LANGUAGE else f"{lang}/figures/{path.name}"
+            file.dest_uri, file.url = dest, dest
+            file.abs_dest_path = str(Path(config.site_dir) / dest)
+            files.append(file)
+    return files
+
+
+def with_code(markdown: str, src_uri: str, repo_url: str | None) -> str:
+    """``markdown`` with each figure's caption linked to the folded code that drew it."""
+    lang = src_uri.split("/", 1)[0]
+    if lang not in SOURCE_LABEL:
+        return markdown
+    shown: set[str] = set()  # a figure shown twice on a page has its code once, after the first
+
+    def link_source(figure: re.Match[str]) -> str:
+        block = figure.group(0)
+        image = _IMAGE.search(block)
+        if not image or "</figcaption>" not in block:
+            raise ValueError(f"{src_uri}: a figure without a light-scheme image or a caption:\n{block}")
+        name = image.group(1)
+        link = f' <a class="figure-source" href="#{code_anchor(name)}">{SOURCE_LABEL[lang]}</a>'
+        block = block.replace("</figcaption>", link + "</figcaption>")
+        if name in shown:
+            return block
+        shown.add(name)
+        # The figure's own indentation, so that the block stays where the figure is (a list, a tab).
+        indent = markdown[markdown.rfind("\n", 0, figure.start()) + 1: figure.start()]
+        indent = indent if indent.isspace() else ""
+        code = code_block(name, lang, repo_url).split("\n")
+        return block + "\n\n" + "\n".join(indent + line if line else line for line in code)
+
+    return _FIGURE.sub(link_source, markdown)
+
+
+def lazy(html: str) -> str:
+    """Every scheme's figure image loaded only when it is shown."""
+    return _SCHEME_IMAGE.sub('<img loading="lazy" ', html)

@@ -1,0 +1,53 @@
+"""Files the build adds to the built site beyond the pages: the sitemap's notebook pages, the emoji font.
+
+- mkdocs-static-i18n (1.3.1) writes the sitemap from the documentation pages of each language it keeps
+  in ``i18n_files_per_language`` (its ``on_files``, priority -100). It makes its own ``File`` objects,
+  and for a notebook that is a plain ``File`` whose ``is_documentation_page()`` is false
+  (mkdocs-jupyter's ``NotebookFile`` says true), so docs/<lang>/notebook.ipynb was missing. Right after
+  it, the list is made again with the notebooks in it, in the same order (`list_notebooks_in_sitemap`;
+  the internal is checked by `compat.check_i18n`). overrides/sitemap.xml is the plugin's template, left
+  empty when there is no site_url.
+- The site's emoji font (qkv_site.emoji_font) holds the glyphs of every emoji the pages use
+  (`write_emoji_font`); the font is made in well under a second, once per set of emoji, and written
+  into the built site only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+
+from qkv_site.build import compat
+from qkv_site.cache_files import atomic_write
+from qkv_site.emoji_font import SITE_PATH, emoji_in, font_for, page_sources
+
+
+def list_notebooks_in_sitemap(files: Files, config: MkDocsConfig) -> None:
+    i18n: Any = config.plugins.get("i18n")
+    if i18n is None:
+        return
+    compat.check_i18n(i18n)
+    pages = [file for file in files if file.is_documentation_page() or file.src_uri.endswith(".ipynb")]
+    getattr(i18n, compat.I18N_FILES_PER_LANGUAGE)[i18n.current_language] = pages
+
+
+class EmojiFont:
+    """The emoji font of the pages' current text, made once per set of emoji in this process."""
+
+    def __init__(self) -> None:
+        self.made: dict[str, bytes] = {}
+
+    def write(self, config: MkDocsConfig) -> None:
+        texts = [path.read_text(encoding="utf-8") for path in page_sources(Path(config.docs_dir))]
+        chars = emoji_in(texts)
+        key = hashlib.sha256("".join(chars).encode()).hexdigest()
+        if key not in self.made:
+            self.made[key] = font_for(chars)
+        target = Path(config.site_dir) / SITE_PATH
+        if not (target.parent.parent / "stylesheets").is_dir():
+            return  # mkdocs-static-i18n's build of another language: its pages use the site root's assets
+        atomic_write(target, self.made[key])
