@@ -22,6 +22,7 @@ from qkv_site.figures import (
     worked_weights,
 )
 from qkv_site.figures import attention_time, kv_cache_sizes, tiled_memory
+from qkv_site.figures import learned_it, learned_scaling, learned_snapshots, learned_training
 from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.stamp import STAMP, source_digest
 from qkv_site.figures.style import THEMES, Theme, rc
@@ -41,6 +42,10 @@ FIGURES: dict[str, Draw] = {
     "tiled_memory": tiled_memory.draw,
     "attention_time": attention_time.draw,
     "kv_cache_sizes": kv_cache_sizes.draw,
+    "learned_it": learned_it.draw,
+    "learned_training": learned_training.draw,
+    "learned_snapshots": learned_snapshots.draw,
+    "learned_scaling": learned_scaling.draw,
 }
 SCHEMES = tuple(THEMES)  # ("light", "dark"), Material's default and slate
 
