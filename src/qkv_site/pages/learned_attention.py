@@ -220,8 +220,8 @@ def _tied() -> dict[str, Any]:
     p = model.parameters
     words = s.tokens(s.ARTICLE_SENTENCE)
     x = p["embedding"][[s.VOCABULARY.index(w) for w in words]] + p["position"][: len(words)]
-    w = p["w_qk1"]
-    scores = (x @ w) @ (x @ w).T  # layer 1's scores before scaling, (n, n): symmetric by construction
+    w_q, w_k = (p["w_qk1"], p["w_qk1"]) if "w_qk1" in p else (p["w_q1"], p["w_k1"])  # one shared matrix when tied
+    scores = (x @ w_q) @ (x @ w_k).T  # layer 1's scores before scaling, (n, n): symmetric when W_Q = W_K
     a = model.attention(s.ARTICLE_SENTENCE)
     held = s.corpus(heldout=True)
     tied_w, base_w = model.attention_batch(held), baseline.attention_batch(held)
