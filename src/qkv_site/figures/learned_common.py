@@ -29,14 +29,14 @@ def it_bars(ax: Axes, rows: np.ndarray, tokens: Sequence[str], theme: Theme, lay
         ax.barh(positions + offset, rows[layer], height=height, color=LAYER_COLORS[layer], label=layer_labels[layer])
         for y, weight in zip(positions, rows[layer], strict=True):
             if weight >= 0.5:  # the weights that decide the row; the rest are read off the bars
-                ax.text(weight - 0.02, y + offset, f"{weight:.2f}", va="center", ha="right", fontsize=SMALL_SIZE,
-                        color=theme.on(LAYER_COLORS[layer]))
+                ax.text(weight + 0.03, y + offset, f"{weight:.2f}", va="center", ha="left", fontsize=SMALL_SIZE,
+                        color=theme.text)  # beside the bar, on the page: readable in both schemes
     ax.set_yticks(positions, list(tokens))
     ax.set_ylim(n - 0.4, -0.6)
     for label, token in zip(ax.get_yticklabels(), tokens, strict=True):
         if token == "it":
             label.set_color(theme.ink(COLORS["q"]))
-    ax.set_xlim(0, 1)
+    ax.set_xlim(0, 1.45)  # room for the weight written beside a full bar
     ax.set_xticks([0, 0.5, 1], ["0", "0.5", "1"])
     ax.tick_params(axis="y", length=0)
     ax.grid(True, axis="x")
