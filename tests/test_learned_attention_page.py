@@ -94,3 +94,18 @@ def test_the_layer_2_finding_is_checked(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_accuracy_and_weight_formats() -> None:
     assert page.accuracy(0.7387) == "73.9%" and page.weight(1.0) == "1.00"
+
+
+class _StreetOnTop:
+    """The hand-made sentence, except that "it" gives "street" the most weight."""
+
+    def weights_of(self, token: str) -> dict[str, float]:
+        return {"The": 0.1, "animal": 0.2, "street": 0.7}
+
+
+def test_the_motivation_page_s_hand_made_claim_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = motivation.values()["exercise_1"]
+    assert motivation._hand_made() == {"animal": shown["animal"], "street": shown["street"]}
+    monkeypatch.setattr(motivation, "it_animal_sentence", _StreetOnTop)
+    with pytest.raises(ClaimError, match=r"motivation\.md.*tallest bar"):
+        motivation._hand_made()
