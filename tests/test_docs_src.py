@@ -308,3 +308,61 @@ def test_the_page_shows_what_the_program_prints_when_run(program: Path) -> None:
 
     _, printed = run(program)
     assert MARKDOWN_EXEC_RUN.resolve()(program.read_text(encoding="utf-8")) == printed, program.relative_to(ROOT)
+
+
+def test_learned_attention_programs_agree_with_the_values_the_prose_prints() -> None:
+    from qkv_site.pages.learned_attention import values
+
+    shown = values()
+    _, printed = run(DOCS_SRC / "learned-attention" / "how_computed.py")
+    lines = printed.splitlines()
+    assert f"{float(lines[0]):.1%}" == shown["baseline"]["accuracy"]
+    layer_1, layer_2 = (line.split() for line in lines[1:3])
+    assert layer_1[:3] == ["1", "cross", shown["looks"]["layer1_cross"]]
+    assert layer_2[1] == "tired" and f"{float(layer_2[2]):.2f}" == shown["looks"]["layer2_adjective"]
+    assert f"{float(layer_2[3]):.2f}" == shown["looks"]["layer2_animal"]
+    referent = [float(x) for x in lines[3].strip("[]").split()]
+    assert [f"{x:.1%}" for x in referent] == shown["looks"]["referent"]
+
+    _, printed = run(DOCS_SRC / "learned-attention" / "scaling.py")
+    runs = dict(zip(("one", "sqrt", "d_k"), re.findall(r"held-out accuracy: \[([^\]]+)\]", printed), strict=True))
+    starts = re.findall(r"entropy at step 0: (\S+)  Jacobian at step 0: (\S+)", printed)
+    for (key, accuracies), (entropy, jacobian) in zip(runs.items(), starts, strict=True):
+        curve = [float(x) for x in accuracies.split()]
+        assert f"{curve[-1]:.1%}" == shown["scaling"][key]["accuracy"]
+        assert [f"{x:.1%}" for x in curve] == [row[key] for row in shown["scaling"]["rows"]]
+        assert float(entropy) == float(shown["scaling"][key]["entropy_start"])
+        assert float(jacobian) == float(shown["scaling"][key]["jacobian_start"])
+
+    _, printed = run(DOCS_SRC / "learned-attention" / "variants.py")
+    tied, none = (float(line.rsplit(" ", 1)[1]) for line in printed.splitlines())
+    assert f"{tied:.1%}" == shown["tied"]["accuracy"] and f"{none:.1%}" == shown["no_projections"]["accuracy"]
+
+    _, printed = run(DOCS_SRC / "learned-attention" / "exercise_1.py")
+    resolved = re.findall(r"-> (\w+)$", printed, re.MULTILINE)
+    tops = re.findall(r"^ layer (\d) (\S+) (\S+)$", printed, re.MULTILINE)
+    assert resolved == [row["resolved"] for row in shown["exercise_1"]]
+    assert [(word, f"{float(w):.2f}") for _, word, w in tops] == [
+        pair for row in shown["exercise_1"] for pair in ((row["top_1"], row["top_1_w"]), (row["top_2"], row["top_2_w"]))]
+
+    _, printed = run(DOCS_SRC / "learned-attention" / "exercise_2.py")
+    truth = ["animal", "street", "animal", "street"]
+    answers = [line.split(" | ")[1:] for line in printed.splitlines()]
+    assert str(sum(one == t for (one, _), t in zip(answers, truth, strict=True))) == shown["exercise_2"]["one_right"]
+    assert str(sum(two == t for (_, two), t in zip(answers, truth, strict=True))) == shown["exercise_2"]["two_right"]
+
+
+def test_motivation_programs_agree_with_the_values_the_prose_prints() -> None:
+    from qkv_site.pages.motivation import values
+
+    shown = values()
+    _, printed = run(DOCS_SRC / "motivation" / "exercise_1.py")
+    (animal, street, ratio), (gap, exp_gap) = (line.split() for line in printed.splitlines())
+    assert f"{float(animal):.0%}" == shown["exercise_1"]["animal"] and f"{float(street):.0%}" == shown["exercise_1"]["street"]
+    assert f"{float(ratio):.2f}" == shown["exercise_1"]["ratio"] == f"{float(exp_gap):.2f}"
+    assert gap == shown["exercise_1"]["gap"]
+    variables, printed = run(DOCS_SRC / "motivation" / "exercise_2.py")
+    row = dict(zip(variables["tokens"], variables["weights"][variables["tokens"].index("it")], strict=True))
+    assert f"{row['street']:.0%}" == shown["exercise_2"]["street"]
+    assert f"{min(w for t, w in row.items() if t != 'street'):.0%}" == shown["exercise_2"]["others"]
+    assert f"{float(printed.split()[-1]):.0%}" == shown["exercise_2"]["street_before"]

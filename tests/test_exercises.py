@@ -20,6 +20,7 @@ PAGES = [
     "why-sqrt-dk.md",
     "asymmetry.md",
     "self-vs-cross.md",
+    "learned-attention.md",
     "complexity.md",
     "beyond-quadratic.md",
 ]

@@ -114,6 +114,38 @@ LABELS: dict[str, dict[str, dict[str, str]]] = {
         "kind_one": {"zh": "{kind}，1 个 KV 头", "en": "{kind}, 1 KV head"},
         "hypothetical": {"zh": "{name}（假想）", "en": "{name} (hypothetical)"},
     },
+    "learned_it": {
+        "title": {"zh": "训练好的模型里，“it”的注意力落在哪里", "en": "Where \"it\" looks in the trained model"},
+        "tired": {"zh": "……too tired", "en": "...too tired"},
+        "wide": {"zh": "……too wide", "en": "...too wide"},
+        "layer": {"zh": "第 {layer} 层", "en": "Layer {layer}"},
+        "x": {"zh": "“it”的权重", "en": "Weight of \"it\""},
+    },
+    "learned_training": {
+        "title": {"zh": "训练过程：损失与留出集准确率", "en": "Training: loss and held-out accuracy"},
+        "batch_loss": {"zh": "每一步的批次损失", "en": "Batch loss at each step"},
+        "heldout_loss": {"zh": "留出集损失", "en": "Held-out loss"},
+        "loss": {"zh": "交叉熵损失", "en": "Cross-entropy loss"},
+        "accuracy": {"zh": "留出集准确率", "en": "Held-out accuracy"},
+        "chance": {"zh": "随机猜测 50%", "en": "chance: 50%"},
+        "x": {"zh": "训练步数", "en": "Training step"},
+    },
+    "learned_snapshots": {
+        "title": {"zh": "“it”这一行在训练中的变化", "en": "The row of \"it\" during training"},
+        "layer": {"zh": "第 {layer} 层", "en": "Layer {layer}"},
+        "step": {"zh": "第 {step} 步", "en": "step {step}"},
+        "weight": {"zh": "“it”给这个词的权重", "en": "Weight \"it\" gives the word"},
+    },
+    "learned_scaling": {
+        "title": {"zh": "三种缩放下的训练（$d_k = {d_k}$）", "en": "Training under three scalings ($d_k = {d_k}$)"},
+        "none": {"zh": "不缩放（乘以 1）", "en": "scale 1"},
+        "sqrt_d_k": {"zh": "除以 $\\sqrt{d_k}$", "en": "divide by $\\sqrt{d_k}$"},
+        "d_k": {"zh": "除以 $d_k$", "en": "divide by $d_k$"},
+        "loss": {"zh": "批次损失", "en": "Batch loss"},
+        "entropy": {"zh": "注意力熵", "en": "Attention entropy"},
+        "gradient": {"zh": "Softmax 的梯度\n（Jacobian 范数）", "en": "Softmax gradient\n(Jacobian norm)"},
+        "x": {"zh": "训练步数", "en": "Training step"},
+    },
 }
 
 

@@ -17,6 +17,10 @@ from qkv_site.figures import (
     dot_variance,
     it_animal,
     kv_cache_sizes,
+    learned_it,
+    learned_scaling,
+    learned_snapshots,
+    learned_training,
     memory,
     pipeline,
     self_vs_cross,
@@ -43,6 +47,10 @@ FIGURES: dict[str, Draw] = {
     "tiled_memory": tiled_memory.draw,
     "attention_time": attention_time.draw,
     "kv_cache_sizes": kv_cache_sizes.draw,
+    "learned_it": learned_it.draw,
+    "learned_training": learned_training.draw,
+    "learned_snapshots": learned_snapshots.draw,
+    "learned_scaling": learned_scaling.draw,
 }
 SCHEMES = tuple(THEMES)  # ("light", "dark"), Material's default and slate
 

@@ -1,0 +1,74 @@
+"""The numbers of the page “为什么需要 Self-Attention？ / Why do we need self-attention?”.
+
+The hand-made figure's exercises, and the caption of the trained model's figure, whose numbers
+come from the page “让模型自己学会注意 / Watching a model learn to attend” (the same runs).
+
+>>> values()["exercise_1"]["ratio"] == values()["exercise_1"]["exp_gap"]
+True
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from qkv import attention_scores, self_attention
+from qkv.examples import it_animal_sentence
+from qkv_site.claims import ClaimError
+from qkv_site.formatting import number, percent
+from qkv_site.pages import learned_attention
+
+
+def _require(holds: bool, sentence: str) -> None:
+    """Stop the build when the numbers no longer support what the page's sentence says of them."""
+    if not holds:
+        raise ClaimError(f"motivation.md: the data no longer support the sentence: {sentence}")
+
+
+def _hand_made() -> dict[str, str]:
+    row = it_animal_sentence().weights_of("it")
+    top = max(row, key=lambda token: row[token])
+    _require(top == "animal" and row["animal"] > row["street"], "the tallest bar is on 'animal', not on 'street'")
+    return {"animal": percent(row["animal"]), "street": percent(row["street"])}
+
+
+def _exercise_1() -> dict[str, str]:
+    sentence = it_animal_sentence()
+    row = sentence.weights_of("it")
+    q, k = sentence.x @ sentence.w_q, sentence.x @ sentence.w_k  # (12, 2) each
+    scores = attention_scores(q, k)  # (12, 12)
+    it, animal, street = (sentence.tokens.index(token) for token in ("it", "animal", "street"))
+    gap = float(scores[it, animal] - scores[it, street])
+    ratio = row["animal"] / row["street"]
+    _require(math.isclose(ratio, math.exp(gap)), "the ratio of the two weights is e to the difference of their scores")
+    return {"animal": percent(row["animal"]), "street": percent(row["street"]), "ratio": number(ratio),
+            "gap": f"{gap:.4f}", "exp_gap": number(math.exp(gap))}
+
+
+def _exercise_2() -> dict[str, str]:
+    sentence = it_animal_sentence()
+    tokens = [token for token in sentence.tokens if token != "animal"]
+    x = np.delete(sentence.x, sentence.tokens.index("animal"), axis=0)  # (11, 6)
+    _, weights = self_attention(x, sentence.w_q, sentence.w_k, sentence.w_v)  # (11, 11)
+    row = dict(zip(tokens, weights[tokens.index("it")], strict=True))
+    others = [weight for token, weight in row.items() if token != "street"]
+    before = sentence.weights_of("it")
+    _require(row["street"] > max(others) and row["street"] < before["animal"] and row["street"] < 0.5,
+             "'street' clearly on top, but nowhere near as concentrated as 'animal' was, most weight spread elsewhere")
+    return {"street": percent(row["street"]), "others": percent(min(others)), "street_before": percent(before["street"])}
+
+
+def _trained() -> dict[str, str]:
+    page = learned_attention.values()
+    return {"train": page["task"]["train"], "steps": page["task"]["steps"], "layers": page["task"]["layers"],
+            "accuracy": page["baseline"]["accuracy"], "heldout": page["task"]["heldout"],
+            "layer1_cross": page["looks"]["layer1_cross"], "layer2_tired": page["looks"]["layer2_adjective"],
+            "layer2_animal": page["looks"]["layer2_animal"], "layer2_wide": page["looks"]["twin_layer2_wide"]}
+
+
+@cache
+def values() -> dict[str, Any]:
+    return {"hand_made": _hand_made(), "trained": _trained(), "exercise_1": _exercise_1(), "exercise_2": _exercise_2()}
