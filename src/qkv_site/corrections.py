@@ -36,7 +36,7 @@ class EditorsNote:
     page_title: str
 
 
-class _NavLoader(yaml.SafeLoader):
+class _NavLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
     """mkdocs.yml with its !ENV and !!python tags read as plain values: only the nav is wanted."""
 
 

@@ -14,7 +14,7 @@ def number(x: float, decimals: int = 2) -> str:
     """
     value = float(x)
     if value == round(value):
-        return str(int(round(value)))
+        return str(round(value))
     text = f"{value:.{decimals}f}"
     return "0" if float(text) == 0 else text
 

@@ -1,8 +1,11 @@
-"""The attention playground's presets, exported from `qkv.examples` as JSON so the page's JavaScript starts from the same numbers."""
+"""The attention playground's presets, exported from `qkv.examples` as JSON so the page's JavaScript starts from the
+same numbers."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -25,7 +28,8 @@ def _table(values: ArrayLike) -> list[list[int | float]]:
     return [[int(v) if float(v).is_integer() else float(v) for v in row] for row in array]
 
 
-def _preset(tokens, x, w_q, w_k, w_v, scaling: str = "sqrt_d_k", causal: bool = False) -> dict[str, object]:
+def _preset(tokens: Sequence[str], x: ArrayLike, w_q: ArrayLike, w_k: ArrayLike, w_v: ArrayLike, scaling: str = "sqrt_d_k",
+            causal: bool = False) -> dict[str, Any]:
     return {
         "tokens": list(tokens),
         "x": _table(x),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator
 
@@ -24,7 +26,7 @@ def draw(theme: Theme, lang: str) -> Figure:
     rows = range(len(shapes))
     for row, shape, size in zip(rows, shapes, sizes, strict=True):
         hatch = "//" if shape.hypothetical else None
-        style = dict(height=0.62, edgecolor=theme.background, linewidth=0.8, hatch=hatch)
+        style: dict[str, Any] = dict(height=0.62, edgecolor=theme.background, linewidth=0.8, hatch=hatch)
         ax.barh(row, size / 2 / GIB, color=COLORS["k"], label=t["k"] if row == 0 else None, **style)
         ax.barh(row, size / 2 / GIB, left=size / 2 / GIB, color=COLORS["v"], label=t["v"] if row == 0 else None, **style)
         ax.annotate(format_bytes(size), xy=(size / GIB, row), xytext=(6, 0), textcoords="offset points",

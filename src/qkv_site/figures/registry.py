@@ -69,7 +69,7 @@ def render_svg(draw: Draw, lang: str, scheme: str) -> bytes:
     warning raises `MissingGlyphError`, so a bad label fails the build instead of the page.
     """
     theme = THEMES[scheme]
-    with matplotlib.rc_context(rc(theme)), warnings.catch_warnings():
+    with matplotlib.rc_context(rc(theme)), warnings.catch_warnings():  # type: ignore[arg-type]  # rc keys as plain str
         warnings.filterwarnings("error", message=r".*Glyph.*missing")
         try:
             fig = draw(theme, lang)

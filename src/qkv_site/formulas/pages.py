@@ -115,7 +115,10 @@ def plain_inline_text(text: str, typeset: Typeset) -> str:
     >>> plain_inline_text("Why \\\\(\\\\sqrt{d_k}\\\\)?", lambda tex, display: Formula("<svg/>", "√dₖ"))
     'Why √dₖ?'
     """
-    return _INLINE_TEX.sub(lambda match: html.escape(typeset(html.unescape(match.group(1)).strip(), False).text, quote=False), text)
+    def plain(match: re.Match[str]) -> str:
+        return html.escape(typeset(html.unescape(match.group(1)).strip(), False).text, quote=False)
+
+    return _INLINE_TEX.sub(plain, text)
 
 
 def share_glyphs(markup: str, glyphs: dict[str, str]) -> str:
@@ -123,7 +126,8 @@ def share_glyphs(markup: str, glyphs: dict[str, str]) -> str:
     go into ``glyphs`` (glyph → path data). Definitions that are not all glyph outlines stay where they are.
 
     >>> glyphs = {}
-    >>> share_glyphs('<svg><defs><path id="MJX-3-TEX-I-1D451" d="M1 2Z"></path></defs><use xlink:href="#MJX-3-TEX-I-1D451"></use></svg>', glyphs)
+    >>> share_glyphs('<svg><defs><path id="MJX-3-TEX-I-1D451" d="M1 2Z"></path></defs>'
+    ...              '<use xlink:href="#MJX-3-TEX-I-1D451"></use></svg>', glyphs)
     '<svg><use xlink:href="#MJX-TEX-I-1D451"></use></svg>'
     >>> glyphs
     {'TEX-I-1D451': 'M1 2Z'}
@@ -155,11 +159,12 @@ def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str
     after it are kept on one line.
 
     >>> insert_formulas('<article><h2><span class="arithmatex" data-formula="k1">√dₖ</span></h2></article>',
-    ...                 lambda key: '<mjx-container><svg><defs><path id="MJX-7-TEX-I-1D451" d="M1Z"></path></defs><use href="#MJX-7-TEX-I-1D451"/></svg></mjx-container>')
+    ...                 lambda key: '<mjx-container><svg><defs><path id="MJX-7-TEX-I-1D451" d="M1Z"></path></defs>'
+    ...                             '<use href="#MJX-7-TEX-I-1D451"/></svg></mjx-container>')
     ... # doctest: +NORMALIZE_WHITESPACE
-    '<article><svg id="MJX-glyphs" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false" style="display: none;"><defs><path
-     id="MJX-TEX-I-1D451" d="M1Z"></path></defs></svg><h2><span class="arithmatex"><mjx-container><svg><use
-     href="#MJX-TEX-I-1D451"/></svg></mjx-container></span></h2></article>'
+    '<article><svg id="MJX-glyphs" xmlns="http://www.w3.org/2000/svg" aria-hidden="true" focusable="false"
+     style="display: none;"><defs><path id="MJX-TEX-I-1D451" d="M1Z"></path></defs></svg><h2><span
+     class="arithmatex"><mjx-container><svg><use href="#MJX-TEX-I-1D451"/></svg></mjx-container></span></h2></article>'
     >>> insert_formulas('<p>除以 <span class="arithmatex" data-formula="k1">√dₖ</span>。</p>', lambda key: '<svg/>')
     '<p>除以 <span class="formula-nowrap"><span class="arithmatex"><svg/></span>。</span></p>'
     """
@@ -172,7 +177,9 @@ def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str
         tag, punctuation = match.group(1), match.group(3)
         formula = _IDS.sub(f"MJX-{count}-", share_glyphs(typeset_by_key(match.group(2)), glyphs))
         markup = f'<{tag} class="arithmatex">{formula}</{tag}>'
-        return f'<span class="formula-nowrap">{markup}{punctuation}</span>' if punctuation and tag == "span" else markup + punctuation
+        if punctuation and tag == "span":
+            return f'<span class="formula-nowrap">{markup}{punctuation}</span>'
+        return markup + punctuation
 
     page_html = _MARKER_AND_PUNCTUATION.sub(one, page_html)
     if not glyphs:

@@ -24,6 +24,18 @@ from bs4 import BeautifulSoup, Tag
 
 from qkv_site.pdf.site_map import SitePage
 
+
+def attribute(tag: Tag, name: str) -> str:
+    """An attribute of ``tag`` as one string (BeautifulSoup gives multi-valued ones as lists)."""
+    value = tag.get(name)
+    return value if isinstance(value, str) else " ".join(value or [])
+
+
+def one(found: Tag | None, what: str, page: SitePage) -> Tag:
+    if found is None:
+        raise ValueError(f"{page.path_in_site}: no {what}")
+    return found
+
 # What the print page says in its own words, per language.
 LABELS = {
     "zh": {
@@ -91,9 +103,10 @@ def published_root(home: BeautifulSoup, home_page: SitePage) -> str | None:
     canonical = home.select_one('link[rel="canonical"]')
     if canonical is None:
         return None
-    if not canonical.get("href", "").startswith(("https://", "http://")):
-        raise ValueError(f"{home_page.path_in_site}: <link rel=canonical> is not an absolute address: {canonical.get('href')!r}")
-    return canonical["href"]
+    href = attribute(canonical, "href")
+    if not href.startswith(("https://", "http://")):
+        raise ValueError(f"{home_page.path_in_site}: <link rel=canonical> is not an absolute address: {href!r}")
+    return href
 
 
 def drop_code_tabs(article: Tag, page: SitePage) -> None:
@@ -110,9 +123,10 @@ def drop_code_tabs(article: Tag, page: SitePage) -> None:
             raise ValueError(f"{page.path_in_site}: a computed block has {len(blocks)} tabs, expected result and code")
         result, code = blocks
         if not (code.select_one("pre > code") and len(code.find_all(recursive=False)) == 1):
-            raise ValueError(f"{page.path_in_site}: the second tab of a computed block is not the code listing: {code.get_text()[:80]!r}")
+            listing = code.get_text()[:80]
+            raise ValueError(f"{page.path_in_site}: the second tab of a computed block is not the code listing: {listing!r}")
         result.name = "div"
-        result["class"] = ["exec-result"]
+        result["class"] = "exec-result"
         tabs.replace_with(result)
 
 
@@ -127,9 +141,11 @@ def replace_interactive(article: Tag, page: SitePage, root: str | None, lang: st
 
     def note(label: str) -> Tag:
         if root is None:
-            return BeautifulSoup(f'<p class="edition-note">{html.escape(LABELS[lang][label + "-unlinked"])}</p>', "html.parser").p
-        address = html.escape(urljoin(root, page.url))
-        return BeautifulSoup(f'<p class="edition-note">{html.escape(LABELS[lang][label])}<a href="{address}">{address}</a></p>', "html.parser").p
+            markup = f'<p class="edition-note">{html.escape(LABELS[lang][label + "-unlinked"])}</p>'
+        else:
+            address = html.escape(urljoin(root, page.url))
+            markup = f'<p class="edition-note">{html.escape(LABELS[lang][label])}<a href="{address}">{address}</a></p>'
+        return one(BeautifulSoup(markup, "html.parser").p, "note", page)
 
     if whole_page:
         title = article.find("h1")
@@ -146,48 +162,49 @@ def replace_interactive(article: Tag, page: SitePage, root: str | None, lang: st
 def prefix_ids(article: Tag, page: SitePage) -> None:
     """Give every id of the page, and every reference to one, the page's prefix (links: ``rewrite_links``)."""
     for element in article.find_all(id=True):
-        element["id"] = local_id(page, element["id"])
-    for attribute in ("for", "aria-labelledby", "aria-describedby", "aria-controls"):
-        for element in article.find_all(attrs={attribute: True}):
-            element[attribute] = " ".join(local_id(page, value) for value in element[attribute].split())
+        element["id"] = local_id(page, attribute(element, "id"))
+    for name in ("for", "aria-labelledby", "aria-describedby", "aria-controls"):
+        for element in article.select(f"[{name}]"):
+            element[name] = " ".join(local_id(page, value) for value in attribute(element, name).split())
     # Inline SVG (formulas typeset at build time): <use href="#glyph"> and url(#…) in attributes.
     for element in article.find_all(lambda tag: tag.name != "a"):
-        for attribute, value in list(element.attrs.items()):
+        for name, value in list(element.attrs.items()):
             if not isinstance(value, str):
                 continue
-            if attribute in ("href", "xlink:href") and value.startswith("#"):
-                element[attribute] = "#" + local_id(page, value[1:])
+            if name in ("href", "xlink:href") and value.startswith("#"):
+                element[name] = "#" + local_id(page, value[1:])
             elif "url(#" in value:
-                element[attribute] = re.sub(r"url\(#([^)]+)\)", lambda match: f"url(#{local_id(page, match.group(1))})", value)
+                element[name] = re.sub(r"url\(#([^)]+)\)", lambda match: f"url(#{local_id(page, match.group(1))})", value)
 
 
 def absolute_resources(article: Tag, page: SitePage) -> None:
     """Make every image (and the like) root-relative, so the print page finds it wherever it is served."""
-    for element, attribute in ((e, a) for a in ("src", "data") for e in article.find_all(attrs={a: True})):
-        value = element[attribute]
+    for element, name in ((e, a) for a in ("src", "data") for e in article.select(f"[{a}]")):
+        value = attribute(element, name)
         if not value.startswith(("data:", "http:", "https:", "//")):
-            element[attribute] = urljoin("/" + page.url, value)
+            element[name] = urljoin("/" + page.url, value)
     for image in article.find_all("img"):
-        for attribute in SCREEN_ATTRIBUTES:
-            image.attrs.pop(attribute, None)
+        for name in SCREEN_ATTRIBUTES:
+            image.attrs.pop(name, None)
 
 
 def figure_code_links(article: Tag, page: SitePage, root: str | None) -> None:
     """A caption's link to the code that drew its figure (folded under the figure, not printed) goes to
     that code on the published page, or, without a published address, goes."""
     for link in article.select("a.figure-source"):
-        fragment = urlsplit(link["href"]).fragment
+        fragment = urlsplit(attribute(link, "href")).fragment
         if root is None or not fragment:
             link.decompose()
         else:
             link["href"] = f"{urljoin(root, page.url)}#{fragment}"
 
 
-def rewrite_links(article: Tag, page: SitePage, by_url: dict[str, SitePage], ids: set[str], interactive: set[str], root: str | None) -> None:
+def rewrite_links(article: Tag, page: SitePage, by_url: dict[str, SitePage], ids: set[str], interactive: set[str],
+                  root: str | None) -> None:
     """Links between pages of the nav jump inside the print page; every other link goes to the published
     site, or, when the site was built without its address, is left out (its text stays)."""
     for link in article.find_all("a", href=True):
-        href = link["href"]
+        href = attribute(link, "href")
         parts = urlsplit(href)
         if parts.scheme or href.startswith("//"):
             continue  # another site
@@ -201,7 +218,8 @@ def rewrite_links(article: Tag, page: SitePage, by_url: dict[str, SitePage], ids
         if target_page is not None and not (fragment and target_page.stem in interactive):
             anchor = local_id(target_page, fragment) if fragment else page_anchor(target_page)
             if anchor not in ids:
-                raise ValueError(f"{page.path_in_site}: link {href!r} goes to #{fragment}, which {target_page.path_in_site} does not have")
+                missing = f"{page.path_in_site}: link {href!r} goes to #{fragment}"
+                raise ValueError(f"{missing}, which {target_page.path_in_site} does not have")
             link["href"] = f"#{anchor}"
         elif root is None:
             link.unwrap()
@@ -237,9 +255,9 @@ def combined_html(site: Path, pages: list[SitePage], root_home: SitePage) -> str
         raise ValueError(f"no print labels for language {lang!r}; known: {sorted(LABELS)}")
     root = published_root(read_built_page(site, root_home), root_home)
     soups = [read_built_page(site, page) for page in pages]
-    articles = [article_of(soup, page) for soup, page in zip(soups, pages)]
+    articles = [article_of(soup, page) for soup, page in zip(soups, pages, strict=True)]
     interactive: set[str] = set()
-    for article, page in zip(articles, pages):
+    for article, page in zip(articles, pages, strict=True):
         if article.find("h1") is None:
             raise ValueError(f"{page.path_in_site} has no <h1>: every page of the PDF starts with its title")
         if replace_interactive(article, page, root, lang):
@@ -250,16 +268,18 @@ def combined_html(site: Path, pages: list[SitePage], root_home: SitePage) -> str
             element.decompose()
         prefix_ids(article, page)
         absolute_resources(article, page)
-    ids = {page_anchor(page) for page in pages} | {element["id"] for article in articles for element in article.find_all(id=True)}
+    ids = {page_anchor(page) for page in pages}
+    ids |= {attribute(element, "id") for article in articles for element in article.find_all(id=True)}
     by_url = {page.url: page for page in pages}
-    for article, page in zip(articles, pages):
+    for article, page in zip(articles, pages, strict=True):
         rewrite_links(article, page, by_url, ids, interactive, root)
 
     first = soups[0]
-    stylesheets = [urljoin("/" + pages[0].url, link["href"]) for link in first.select('link[rel="stylesheet"]')]
+    stylesheets = [urljoin("/" + pages[0].url, attribute(link, "href")) for link in first.select('link[rel="stylesheet"]')]
     # MathJax, when the pages typeset their formulas in the browser: its configuration and its bundle.
-    scripts = [urljoin("/" + pages[0].url, script["src"]) for script in first.select("script[src]") if "mathjax" in script["src"].lower()]
-    home_title = " ".join(articles[0].find("h1").get_text().split())
+    sources = [attribute(script, "src") for script in first.select("script[src]")]
+    scripts = [urljoin("/" + pages[0].url, src) for src in sources if "mathjax" in src.lower()]
+    home_title = " ".join(one(articles[0].find("h1"), "<h1>", pages[0]).get_text().split())
     head = "\n".join(
         [f'<meta charset="utf-8"><title>{html.escape(home_title)}</title>']
         + [f'<link rel="stylesheet" href="{html.escape(href)}">' for href in stylesheets]
@@ -267,7 +287,7 @@ def combined_html(site: Path, pages: list[SitePage], root_home: SitePage) -> str
     )
     sections = "\n".join(
         f'<section class="edition-page md-typeset" id="{page_anchor(page)}">{article.decode_contents()}</section>'
-        for article, page in zip(articles, pages)
+        for article, page in zip(articles, pages, strict=True)
     )
     body_scripts = "\n".join(f'<script src="{html.escape(src)}"></script>' for src in scripts)
     return (
