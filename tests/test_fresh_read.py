@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import DOCS
+from conftest import DOCS, ROOT
 from qkv import scaled_dot_product_attention
 from qkv.analysis import dot_product_variance, scaling_study
 from qkv.examples import cat_sat_on_mat, worked_example
