@@ -134,3 +134,45 @@ def test_the_information_theoretic_heading_carries_a_sourced_note(lang: str) -> 
     assert "Cover" in text and "P^2 = P" in text and "Strang" in text
     if lang == "zh":
         assert "（信息论视角）" in page, "the article's heading stays as it is"
+
+
+# Why √d_k: the saturation figure's caption and alt text ------------------------------------------
+
+
+def _figure_changed(curve: str, strategy: str, change):  # type: ignore[no-untyped-def]
+    """scaling_study, with one curve of one strategy changed in the figure's experiment only."""
+    from dataclasses import replace
+
+    from qkv.analysis import scaling_study
+    from qkv_site.pages.why_sqrt_dk import D_KS_FIGURE
+
+    def changed(d_ks, *args, **kwargs):  # type: ignore[no-untyped-def]
+        study = scaling_study(d_ks, *args, **kwargs)
+        if tuple(d_ks) != D_KS_FIGURE:
+            return study
+        curves = getattr(study, curve)
+        return replace(study, **{curve: {**curves, strategy: change(np.array(curves[strategy]))}})
+
+    return changed
+
+
+@pytest.mark.parametrize(("curve", "strategy", "change", "sentence"), [
+    ("max_weight", "none", lambda c: np.minimum(c, 0.6), "largest weight tends to 1"),
+    ("jacobian_norm", "none", lambda c: np.maximum(c, 0.3), "Jacobian collapses towards 0"),
+    ("max_weight", "d_k", lambda c: c * 2, "dividing by d_k makes the output uniform"),
+    ("max_weight", "sqrt_d_k", lambda c: c * np.linspace(1, 2, len(c)), "only with √d_k do the curves hardly change"),
+])
+def test_the_saturation_figure_s_description_is_checked(monkeypatch: pytest.MonkeyPatch, curve: str, strategy: str,
+                                                         change, sentence: str) -> None:  # type: ignore[no-untyped-def]
+    from qkv_site.pages import why_sqrt_dk
+
+    why_sqrt_dk.values.cache_clear()
+    try:
+        why_sqrt_dk.values()  # the page's own curves hold
+        why_sqrt_dk.values.cache_clear()
+        monkeypatch.setattr(why_sqrt_dk, "scaling_study", _figure_changed(curve, strategy, change))
+        with pytest.raises(ClaimError, match=re.escape(sentence)):
+            why_sqrt_dk.values()
+    finally:
+        monkeypatch.undo()
+        why_sqrt_dk.values.cache_clear()
