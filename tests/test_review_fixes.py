@@ -176,3 +176,24 @@ def test_the_saturation_figure_s_description_is_checked(monkeypatch: pytest.Monk
     finally:
         monkeypatch.undo()
         why_sqrt_dk.values.cache_clear()
+
+
+# The playground: “the three presets” ---------------------------------------------------------------
+
+
+def test_the_count_of_presets_the_page_names_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qkv_site.pages import playground
+    from qkv_site.playground import presets
+
+    assert len(presets()["presets"]) == 3
+    for lang, words in (("zh", "三个预设"), ("en", "the three presets")):
+        assert words in source(lang, "playground.md")
+    real = presets()
+    monkeypatch.setattr(playground, "presets", lambda: {**real, "presets": {**real["presets"], "extra": real["presets"]["article"]}})
+    playground.values.cache_clear()
+    try:
+        with pytest.raises(ClaimError, match="the three presets"):
+            playground.values()
+    finally:
+        monkeypatch.undo()
+        playground.values.cache_clear()
