@@ -79,9 +79,10 @@ def test_the_note_stops_the_build_when_softmax_becomes_the_more_decided_on_the_r
 
 TYPED = {
     "zh": ("$n = 4096$、$d = 512$", "$n = 4{,}096$、$d = 512$", "$d = 512$ 时", "从 4,096 翻倍到 8,192",
-           "标出 512、4096", "$128{,}000 \\times 128{,}000$"),
+           "标出 512、4096", "$128{,}000 \\times 128{,}000$", "$n = 32{,}768$", "32 层、每层 32 个头"),
     "en": ("$n = 4096$ and $d = 512$", "$n = 4{,}096$ and $d = 512$", "For $d = 512$", "With $d = 512$",
-           "from 4,096 to 8,192", "points 512, 4096", "$128{,}000 \\times 128{,}000$"),
+           "from 4,096 to 8,192", "points 512, 4096", "$128{,}000 \\times 128{,}000$", "$n = 32{,}768$",
+           "32 layers of 32 heads"),
 }
 
 
@@ -100,6 +101,7 @@ def test_the_complexity_values_are_the_numbers_the_prose_used_to_type() -> None:
     shown = values()
     assert (shown["n_plain"], shown["n_tex"], shown["d"], shown["doubled_n"]) == ("4096", "4{,}096", "512", "8,192")
     assert shown["memory_points"] == ["512", "4096", "32768", "128000"] and shown["memory_last_tex"] == "128{,}000"
+    assert (shown["long_tex"], shown["layers"], shown["heads"]) == ("32{,}768", "32", "32")
 
 
 def test_four_rows_and_a_little_less_than_fourfold_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -197,3 +199,16 @@ def test_the_count_of_presets_the_page_names_is_checked(monkeypatch: pytest.Monk
     finally:
         monkeypatch.undo()
         playground.values.cache_clear()
+
+
+def test_the_32k_the_exercise_names_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qkv_site.pages import complexity
+
+    monkeypatch.setattr(complexity, "LONG_CONTEXT", 32_000)
+    complexity.values.cache_clear()
+    try:
+        with pytest.raises(ClaimError, match="32K"):
+            complexity.values()
+    finally:
+        monkeypatch.undo()
+        complexity.values.cache_clear()

@@ -77,6 +77,7 @@ def values() -> dict[str, Any]:
     doubled = total_multiplications(2 * N, D) / total_multiplications(N, D)
     bound = 3 * D * D / (2 * D + 2)
     _require(len(lines) == 4, "the four rows of the memory table; the figure marks four points, the four rows of the table")
+    _require(LONG_CONTEXT == 32 * 1024, "exercise 1: n = 32,768, the context often called 32K")
     _require(3 < doubled < 4, "exercise 3: the total grows a little less than fourfold (the projections only double)")
     return {
         "n": f"{N:,}",
@@ -98,6 +99,7 @@ def values() -> dict[str, Any]:
         "memory_last_tex": lines[-1].n.replace(",", "{,}"),  # 128{,}000
         # exercise 1
         "long_n": f"{LONG_CONTEXT:,}",
+        "long_tex": f"{LONG_CONTEXT:,}".replace(",", "{,}"),  # 32{,}768
         "long_fp16": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float16")),
         "long_fp32": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float32")),
         "long_model": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float16", heads=HEADS, layers=LAYERS)),
