@@ -8,8 +8,8 @@ import re
 
 import numpy as np
 import pytest
-
 from conftest import DOCS
+
 from qkv import softmax
 from qkv.examples import worked_example
 from qkv_site.claims import ClaimError
@@ -41,7 +41,8 @@ def test_dividing_by_the_sum_gives_i_more_than_softmax_on_the_pages_row() -> Non
     assert by_sum[0, 0] > weights[0, 0], "on the row of “I”, dividing by the sum is the more decided of the two"
     assert weights[1, 1] > by_sum[1, 1], "on the row of “love”, softmax is the more decided"
     assert softmax(example.scores[0])[0] > by_sum[0, 0], "unscaled, softmax is the more decided"
-    assert np.allclose(by_sum, example.scores / example.scores.sum(axis=-1, keepdims=True)), "dividing by the sum ignores the scale"
+    unscaled_by_sum = example.scores / example.scores.sum(axis=-1, keepdims=True)
+    assert np.allclose(by_sum, unscaled_by_sum), "dividing by the sum ignores the scale"
 
     from qkv_site.pages.worked_example import values
 
@@ -191,7 +192,8 @@ def test_the_count_of_presets_the_page_names_is_checked(monkeypatch: pytest.Monk
     for lang, words in (("zh", "三个预设"), ("en", "the three presets")):
         assert words in source(lang, "playground.md")
     real = presets()
-    monkeypatch.setattr(playground, "presets", lambda: {**real, "presets": {**real["presets"], "extra": real["presets"]["article"]}})
+    four = {**real["presets"], "extra": real["presets"]["article"]}  # type: ignore[dict-item]
+    monkeypatch.setattr(playground, "presets", lambda: {**real, "presets": four})
     playground.values.cache_clear()
     try:
         with pytest.raises(ClaimError, match="the three presets"):
