@@ -214,3 +214,31 @@ def test_the_32k_the_exercise_names_is_checked(monkeypatch: pytest.MonkeyPatch) 
     finally:
         monkeypatch.undo()
         complexity.values.cache_clear()
+
+
+# The worked example: the table of step 2 calls its scores “attention” ----------------------------
+
+
+def test_one_score_two_rows_two_weights() -> None:
+    example = worked_example()
+    assert example.scores[0, 0] == example.scores[1, 0] and example.weights[0, 0] > example.weights[1, 0]
+    from qkv_site.pages.worked_example import values
+
+    shown = values()["scores_not_weights"]
+    assert (shown["own"], shown["other"]) == (percent(example.weights[0, 0]), percent(example.weights[1, 0]))
+    for lang in LANGUAGES:
+        text = note(lang, "worked-example.md", "note-scores-not-weights")
+        assert "{{ scores_not_weights.own }}" in text and "3.2.1" in text and "64%" not in text
+        page = source(lang, "worked-example.md")
+        assert page.index("{ #step-2 }") < page.index('<a id="note-scores-not-weights"></a>') < page.index("{ #step-3 }")
+
+
+def test_the_scores_note_stops_the_build_when_the_two_scores_differ() -> None:
+    from qkv_site.pages import worked_example as page
+
+    w_q = worked_example().w_q.copy()
+    w_q[1] = [0, 0, 1]  # the query of "love" changes, K does not
+    changed = worked_example(w_q=w_q)
+    assert changed.scores[0, 0] != changed.scores[1, 0]
+    with pytest.raises(ClaimError, match="scores-not-weights"):
+        page._scores_not_weights(changed)

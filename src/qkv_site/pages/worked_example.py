@@ -160,6 +160,19 @@ def _check_weights(example: WorkedExample) -> None:
              "every word's new vector blends in information from the other words (a weighted sum of V)")
 
 
+def _scores_not_weights(example: WorkedExample) -> dict[str, str]:
+    """The note on the table of step 2: one score, two rows, two different weights."""
+    scores, weights = example.scores, example.weights
+    first, last = 0, len(example.tokens) - 1
+    _require(bool(scores[first, first] == scores[last, first]) and bool(weights[first, first] > weights[last, first])
+             and bool(scores[last, last] > scores[last, first]),
+             "note scores-not-weights: “I” to “I” and “love” to “I” have the same score, yet “love” gives “I” less weight, "
+             "because its row has a higher score")
+    return {"first": example.tokens[first], "last": example.tokens[last], "score": number(scores[first, first]),
+            "higher": number(scores[last, last]), "own": percent(weights[first, first]),
+            "other": percent(weights[last, first])}
+
+
 def _exp_versus_sum(example: WorkedExample) -> dict[str, str]:
     """The note on “the exponential amplifies differences”: each row divided by its sum against its softmax."""
     scores, scaled, weights = example.scores, example.scaled_scores, example.weights
@@ -257,6 +270,7 @@ def values_of(example: WorkedExample) -> dict[str, Any]:
         "exercise_1": _exercise_1(example),
         "exercise_2": _exercise_2(example),
         "exercise_4": _exercise_4(example),
+        "scores_not_weights": _scores_not_weights(example),
         "exp_versus_sum": _exp_versus_sum(example),  # checked last: an altered example fails the exercises' sentences first
     }
 
