@@ -18,6 +18,7 @@ from qkv.complexity import (
     step_multiplications,
     total_multiplications,
 )
+from qkv_site.claims import ClaimError
 
 N, D = 4096, 512  # the example of the cost table
 LONG_CONTEXT = 32_768  # exercise 1: the context often called 32K
@@ -60,6 +61,12 @@ def _memory_lines() -> list[MemoryLine]:
             for row in memory_table(dtype="float16")]
 
 
+def _require(holds: bool, sentence: str) -> None:
+    """Stop the build when the numbers no longer support what the page's sentence says of them."""
+    if not holds:
+        raise ClaimError(f"complexity.md: the data no longer support the sentence: {sentence}")
+
+
 @cache
 def values() -> dict[str, Any]:
     counts = step_multiplications(N, D)
@@ -69,8 +76,13 @@ def values() -> dict[str, Any]:
     last = table[-1]
     doubled = total_multiplications(2 * N, D) / total_multiplications(N, D)
     bound = 3 * D * D / (2 * D + 2)
+    _require(len(lines) == 4, "the four rows of the memory table; the figure marks four points, the four rows of the table")
+    _require(LONG_CONTEXT == 32 * 1024, "exercise 1: n = 32,768, the context often called 32K")
+    _require(3 < doubled < 4, "exercise 3: the total grows a little less than fourfold (the projections only double)")
     return {
         "n": f"{N:,}",
+        "n_plain": str(N),  # 4096, for a formula
+        "n_tex": f"{N:,}".replace(",", "{,}"),  # 4{,}096
         "d": str(D),
         "cost": {step: f"{count:,}" for step, count in counts.items()},
         "cost_total": f"{total_multiplications(N, D):,}",
@@ -83,8 +95,11 @@ def values() -> dict[str, Any]:
         "memory_last_short": f"{last.n // 1000}K" if last.n % 1000 == 0 else f"{last.n:,}",  # 128,000 as the article writes it
         "memory_rounded": next(line for line in lines if line.n_plain == "4096"),  # the article writes its count as 16.7M
         "all_memory_sizes": [line.bytes for line in lines],
+        "memory_points": [line.n_plain for line in lines],  # the figure's marked points, as its alt text names them
+        "memory_last_tex": lines[-1].n.replace(",", "{,}"),  # 128{,}000
         # exercise 1
         "long_n": f"{LONG_CONTEXT:,}",
+        "long_tex": f"{LONG_CONTEXT:,}".replace(",", "{,}"),  # 32{,}768
         "long_fp16": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float16")),
         "long_fp32": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float32")),
         "long_model": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float16", heads=HEADS, layers=LAYERS)),

@@ -17,8 +17,9 @@ from functools import cache
 from typing import Any
 
 from qkv.examples import it_animal_sentence
+from qkv_site.claims import ClaimError
 from qkv_site.figure_markup import ROOT
-from qkv_site.playground import MAX_DIM, MAX_PRESET_TOKENS, MAX_TOKENS, presets_script
+from qkv_site.playground import MAX_DIM, MAX_PRESET_TOKENS, MAX_TOKENS, presets, presets_script
 
 SCRIPT = ROOT / "docs" / "assets" / "javascripts" / "playground" / "playground.js"
 _LIMIT = re.compile(r"^const LIMIT = (\d+);", re.MULTILINE)
@@ -46,5 +47,10 @@ def values() -> dict[str, Any]:
     if not MAX_TOKENS < animal <= MAX_PRESET_TOKENS:
         raise ValueError(f"the 'it' → 'animal' preset has {animal} tokens: the page says it goes beyond the manual "
                          f"limit of {MAX_TOKENS} and the playground loads at most {MAX_PRESET_TOKENS}")
+    exported = presets()["presets"]
+    count = len(exported) if isinstance(exported, dict) else 0
+    if count != 3:
+        raise ClaimError("playground.md: the data no longer support the sentence: the three presets are exported from "
+                         f"qkv.examples (there are {count})")
     return {"presets_script": presets_script(), "max_tokens": str(MAX_TOKENS), "max_dim": str(MAX_DIM),
             "max_cell": str(max_cell(SCRIPT.read_text(encoding="utf-8"))), "animal_tokens": str(animal)}

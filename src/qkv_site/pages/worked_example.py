@@ -160,6 +160,41 @@ def _check_weights(example: WorkedExample) -> None:
              "every word's new vector blends in information from the other words (a weighted sum of V)")
 
 
+def _scores_not_weights(example: WorkedExample) -> dict[str, str]:
+    """The note on the table of step 2: one score, two rows, two different weights."""
+    scores, weights = example.scores, example.weights
+    first, last = 0, len(example.tokens) - 1
+    _require(bool(scores[first, first] == scores[last, first]) and bool(weights[first, first] > weights[last, first])
+             and bool(scores[last, last] > scores[last, first]),
+             "note scores-not-weights: “I” to “I” and “love” to “I” have the same score, yet “love” gives “I” less weight, "
+             "because its row has a higher score")
+    return {"first": example.tokens[first], "last": example.tokens[last], "score": number(scores[first, first]),
+            "higher": number(scores[last, last]), "own": percent(weights[first, first]),
+            "other": percent(weights[last, first])}
+
+
+def _exp_versus_sum(example: WorkedExample) -> dict[str, str]:
+    """The note on “the exponential amplifies differences”: each row divided by its sum against its softmax."""
+    scores, scaled, weights = example.scores, example.scaled_scores, example.weights
+    by_sum = scaled / scaled.sum(axis=-1, keepdims=True)
+    _require(bool(np.allclose(by_sum, scores / scores.sum(axis=-1, keepdims=True))),
+             "note exp-versus-sum: dividing by the sum gives the same shares before and after the scaling")
+    first, last = 0, len(example.tokens) - 1
+    _require(bool(by_sum[first, first] > weights[first, first]),
+             "note exp-versus-sum: on the row of “I”, dividing by the sum gives “I” more than softmax does")
+    _require(bool(weights[last, last] > by_sum[last, last]),
+             "note exp-versus-sum: on the row of “love”, softmax gives more than dividing by the sum")
+    unscaled = softmax(scores[first])
+    _require(bool(unscaled[first] > by_sum[first, first]),
+             "note exp-versus-sum: softmax of the unscaled row of “I” is more decided than dividing by the sum")
+    return {"first": example.tokens[first], "last": example.tokens[last],
+            "first_scores": vector(scaled[first]), "last_scores": vector(scaled[last]),
+            "raw_scores": vector(scores[first]),
+            "first_by_sum": percent(by_sum[first, first]), "first_softmax": percent(weights[first, first]),
+            "last_by_sum": percent(by_sum[last, last]), "last_softmax": percent(weights[last, last]),
+            "raw_softmax": percent(unscaled[first])}
+
+
 def _exercise_1(example: WorkedExample) -> dict[str, str]:
     zeros = np.zeros((example.x.shape[1], 1), dtype=int)  # (d_model, 1)
     wider = dataclasses.replace(example, w_q=np.hstack([example.w_q, zeros]), w_k=np.hstack([example.w_k, zeros]))
@@ -235,6 +270,8 @@ def values_of(example: WorkedExample) -> dict[str, Any]:
         "exercise_1": _exercise_1(example),
         "exercise_2": _exercise_2(example),
         "exercise_4": _exercise_4(example),
+        "scores_not_weights": _scores_not_weights(example),
+        "exp_versus_sum": _exp_versus_sum(example),  # checked last: an altered example fails the exercises' sentences first
     }
 
 
