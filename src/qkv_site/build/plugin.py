@@ -131,7 +131,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.runner.start_page(page.file.src_uri)
         compat.MARKDOWN_EXEC_SESSIONS.resolve().clear()  # no page sees another page's variables
         markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.cache / "page-values")
-        markdown = figures.with_code(markdown, page.file.src_uri, config.repo_url)
+        markdown = figures.with_code(markdown, page.file.src_uri, config["repo_url"])
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
     def _tooltips_and_lazy_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
