@@ -51,7 +51,7 @@ def test_the_plugin_renders_the_list_at_every_build_whatever_its_block_cache_hol
     page = SimpleNamespace(meta={"values": "corrections"}, file=SimpleNamespace(src_uri="zh/corrections.md"), url="corrections/")
 
     def build() -> str:
-        return plugin.on_page_markdown(source, page=page, config={"docs_dir": str(tmp_path / "docs"), "repo_url": None}, files=None)
+        return plugin.on_page_markdown(source, page=page, config={"docs_dir": str(tmp_path / "docs"), "repo_url": None, "repo_name": None}, files=None)
 
     assert "note-new" not in build()
     glossary = tmp_path / "docs" / "zh" / "glossary.md"

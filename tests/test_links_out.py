@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
 
-from conftest import ROOT, SITE_URL, build_site
+from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
 from qkv_site.emoji_font import SITE_PATH, emoji_in
 from qkv_site.pdf.combine import combined_html
 from qkv_site.pdf.site_map import SitePage, languages, site_pages
@@ -115,3 +115,14 @@ def test_every_emoji_of_the_pages_is_in_the_sites_font(site: Path) -> None:
     assert set(used) <= covered, f"emoji the font cannot draw: {sorted(set(used) - covered)}"
     stylesheet = (site / "assets" / "stylesheets" / "extra.css").read_text(encoding="utf-8")
     assert f'url("../fonts/{font.name}")' in stylesheet
+
+
+def test_the_home_page_names_the_repository_only_when_the_build_knows_it() -> None:
+    from qkv_site.build.page_values import render
+
+    for lang in LANGUAGES:
+        page = (DOCS / lang / "index.md").read_text(encoding="utf-8").split("---\n", 2)[2]
+        known = render(page, {"values": "index"}, f"{lang}/index.md", site={"repo_url": "https://github.com/o/r", "repo_name": "o/r"})
+        unknown = render(page, {"values": "index"}, f"{lang}/index.md", site={"repo_url": None, "repo_name": None})
+        assert "git clone https://github.com/o/r.git && cd r" in known and "(https://github.com/o/r)" in known
+        assert "github.com" not in unknown and "git clone" not in unknown, lang

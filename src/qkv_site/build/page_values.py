@@ -55,13 +55,22 @@ def page_values(name: str, cache: Path | None = None) -> Mapping[str, Any]:
     return computed
 
 
-def render(markdown: str, meta: Mapping[str, Any], src_uri: str, cache: Path | None = None) -> str:
-    """``markdown`` with its named values filled in, or unchanged when its front matter asks for none."""
+def render(markdown: str, meta: Mapping[str, Any], src_uri: str, cache: Path | None = None,
+           site: Mapping[str, Any] | None = None) -> str:
+    """``markdown`` with its named values filled in, or unchanged when its front matter asks for none.
+
+    ``site`` holds what every page may name from the build's configuration (``repo_url``, ``repo_name``:
+    set only when the deploy environment gives them, so a page chooses its words with ``{% if repo_url %}``).
+    """
     name = meta.get(FRONT_MATTER_KEY)
     if name is None:
         return markdown
     try:
-        return _environment.from_string(markdown).render(page_values(str(name), cache))
+        values = page_values(str(name), cache)
+        clash = sorted(set(values) & set(site or {}))
+        if clash:
+            raise ValueError(f"its values shadow the site's own names {clash}")
+        return _environment.from_string(markdown).render({**(site or {}), **values})
     except jinja2.TemplateSyntaxError as error:
         raise PluginError(f"{src_uri}, line {error.lineno}: {error.message}") from error
     except Exception as error:

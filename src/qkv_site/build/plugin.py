@@ -130,7 +130,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         assert self.runner is not None
         self.runner.start_page(page.file.src_uri)
         compat.MARKDOWN_EXEC_SESSIONS.resolve().clear()  # no page sees another page's variables
-        markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.cache / "page-values")
+        site = {"repo_url": config["repo_url"], "repo_name": config["repo_name"]}
+        markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.cache / "page-values", site)
         markdown = figures.with_code(markdown, page.file.src_uri, config["repo_url"])
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
