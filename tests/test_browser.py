@@ -274,18 +274,22 @@ class Tab(LocalOnly):
             raise AssertionError(f"requests still loading after {seconds:.0f} s: {still}")
 
     def wait_for_search(self, seconds: float = 60) -> None:
-        """Wait until Material's search has loaded its last file and nothing is in flight: a page is
-        ready as soon as it is shown, and a click that leaves it must not cancel the search.
+        """Wait until nothing is in flight and, when the page has started Material's search, until the
+        search has loaded its last file: a click that leaves the page must not cancel the search.
 
-        The search files are those of the document on display (after a language switch, the other
-        language's), read from its ``<html lang>``."""
+        A page starts the search only when the reader goes to search (search-on-demand.js): a page
+        nobody searched loads no search file, and then there is nothing to wait for. The search files
+        are those of the document on display (after a language switch, the other language's), read
+        from its ``<html lang>``."""
         deadline = time.monotonic() + seconds
         visit = self.current
         lang = self.page.evaluate("() => document.documentElement.lang")
         last = last_search_file(self.server.directory, lang)
 
         def waiting() -> bool:
-            return bool(self.in_flight) or not any(url.endswith(last) for url in visit.requests[self.page_start:])
+            shown = visit.requests[self.page_start:]
+            started = any("/search/search_index.json" in url or "/workers/search." in url for url in shown)
+            return bool(self.in_flight) or (started and not any(url.endswith(last) for url in shown))
 
         while waiting() and time.monotonic() < deadline:
             self.page.wait_for_timeout(25)
