@@ -194,8 +194,9 @@ def test_tiled_faster_at_some_n_and_slower_at_others(monkeypatch: pytest.MonkeyP
 
 def test_times_that_no_longer_grow_like_n_squared_stop_the_caption(speed: dict) -> None:
     for row in speed["results"]:
-        row["samples_s"] = [s / row["n"] for s in row["samples_s"]]  # time ∝ n: slope 1
-        row["median_s"] /= row["n"]
+        scale = {"qkv": 1, "tiled": 1.2, "torch": 0.8, "python": 500}.get(row["implementation"], 1)
+        row["median_s"] = 1e-6 * scale * row["n"]  # time ∝ n: slope 1, rising at every n
+        row["samples_s"] = [row["median_s"]] * len(row["samples_s"])
     with pytest.raises(ClaimError, match="beyond-quadratic.md: .*never run parallel to n²"):
         beyond.timing_values(speed)
 
