@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 
 from conftest import build_site
-from qkv_site import beyond_quadratic as beyond
 from qkv_site.claims import ClaimError, choose, claim, listing
 from qkv_site.figure_markup import figure
 from qkv_site.figures.attention_time import note
 from qkv_site.figures.results import load
+from qkv_site.pages import beyond_quadratic as beyond
 
-EMPTY_LIST = re.compile(r"\b(none|None)\b|无")
+EMPTY_LIST = re.compile(r"\b(none|None)\b|[=：]\s*无|\$n\$ = (?!\d)|\b(and|和)\s*[。.，,]")  # "n = none", "n = " with no n
 
 
 @pytest.fixture
@@ -50,9 +50,19 @@ def _tiled_as_qkv(speed: dict, factors: list[float]) -> dict:
     return speed
 
 
-def _page_text(speed: dict, memory: dict, lang: str) -> str:
-    return "\n".join([beyond.memory_paragraph(memory, lang), beyond.memory_figure(memory, lang), beyond.repeats_sentence(speed, lang),
-                      beyond.timing_paragraph(speed, lang), beyond.time_figure(speed, lang)])
+def _page_text(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict, lang: str) -> str:
+    """The page's Markdown as the build renders it, on these results."""
+    from qkv_site.build.page_values import render
+    from qkv_site.figures import results
+
+    monkeypatch.setattr(results, "load", lambda name: {"attention_speed": speed, "attention_memory": memory}[name])
+    monkeypatch.setattr(beyond, "load", results.load)
+    beyond.values.cache_clear()
+    try:
+        text = (Path(__file__).parents[1] / "docs" / lang / "beyond-quadratic.md").read_text(encoding="utf-8")
+        return render(text.split("---\n", 2)[2], {"values": "beyond_quadratic"}, f"{lang}/beyond-quadratic.md")
+    finally:
+        beyond.values.cache_clear()
 
 
 # The helper --------------------------------------------------------------------------------------
@@ -92,35 +102,61 @@ def test_a_printed_figure_has_both_schemes_and_links_to_its_code() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_committed_results_give_sentences_without_an_empty_list(speed: dict, memory: dict, lang: str) -> None:
-    assert not EMPTY_LIST.search(_page_text(speed, memory, lang))
+def test_the_committed_results_give_sentences_without_an_empty_list(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict,
+                                                                   lang: str) -> None:
+    assert not EMPTY_LIST.search(_page_text(monkeypatch, speed, memory, lang))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_altered_results_render_other_true_sentences_without_an_empty_list(monkeypatch: pytest.MonkeyPatch, speed: dict,
+                                                                           memory: dict, lang: str) -> None:
+    _tiled_as_qkv(speed, [1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3])  # within the noise at every n
+    text = _page_text(monkeypatch, speed, memory, lang)
+    assert not EMPTY_LIST.search(text)
+    assert ("没有超出计时的波动" if lang == "zh" else "within the timing noise") in text
+    assert ("明显比 qkv" if lang == "zh" else "clearly") not in text
 
 
 def test_the_memory_sentence_follows_the_measured_peak(memory: dict) -> None:
     for row in memory["results"]:  # the scores written into the weights and softmaxed in place: one matrix
         row["naive_peak_bytes"] = row["n_by_n_float32_bytes"] + row["n"] * 64 * 4 * 2
-    assert "不到两个" in beyond.memory_paragraph(memory, "zh")
+    assert beyond.memory_values(memory)["one_matrix"]
     for row in memory["results"]:  # a softmax that keeps its scores, exponentials and weights: three matrices
         row["naive_peak_bytes"] = 3 * row["n_by_n_float32_bytes"] + row["n"] * 64 * 4 * 2
-    zh, en = beyond.memory_paragraph(memory, "zh"), beyond.memory_paragraph(memory, "en")
-    assert "不到两个" not in zh and "普通注意力的峰值是 3.01–3.50 个" in zh, zh  # 3 + 2·n·d·4 / (4·n²) = 3 + 128/n
-    assert "more than one $n \\times n$ array exists at once" in en, en
+    shown = beyond.memory_values(memory)
+    assert not shown["one_matrix"] and shown["per_matrix"] == "3.01–3.50", shown  # 3 + 2·n·d·4 / (4·n²) = 3 + 128/n
 
 
 def test_tiled_memory_that_grows_like_n_squared_stops_the_page(memory: dict) -> None:
     for row in memory["results"]:
         row["tiled_peak_bytes"] = row["naive_peak_bytes"] // 2
-    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*Tiled attention"):
-        beyond.memory_paragraph(memory, "en")
+    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*Tiled attention grows only linearly"):
+        beyond.memory_values(memory)
+    largest = max(row["n"] for row in memory["results"])
+    for row in memory["results"]:  # the output plus a large constant: the last doubling still grows 1.5×, the slope is far below 1
+        row["tiled_peak_bytes"] = row["n"] * 64 * 4 + largest * 64 * 2
     with pytest.raises(ClaimError, match="beyond-quadratic.md: .*tiled attention only linearly"):
-        beyond.memory_figure(memory, "en")
+        beyond.memory_values(memory)
 
 
-def test_tiled_slower_at_every_n_is_said_with_the_block_size_of_the_run(speed: dict) -> None:
+def _section(text: str, start: str, end: str) -> str:
+    """The rendered page between two of its headings' anchors."""
+    return text[text.index(start):text.index(end)]
+
+
+def _timing(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict, lang: str = "en") -> tuple[str, str]:
+    """The tiled-against-qkv paragraph and the time figure's caption, as the page renders them on these results."""
+    section = _section(_page_text(monkeypatch, speed, memory, lang), "{ #measured-time }", "{ #by-layout }")
+    paragraph = next(p for p in section.split("\n\n") if "tiled_attention" in p and "1" in p)
+    caption = section[section.index("<figcaption"):]
+    return paragraph, caption
+
+
+def test_tiled_slower_at_every_n_is_said_with_the_block_size_of_the_run(monkeypatch: pytest.MonkeyPatch, speed: dict,
+                                                                          memory: dict) -> None:
     _tiled_as_qkv(speed, [1.2] * 9)
-    caption = beyond.time_figure(speed, "en")
+    paragraph, caption = _timing(monkeypatch, speed, memory)
     assert "lies above qkv's at every $n$" in caption and "see above" not in caption
-    paragraph = beyond.timing_paragraph(speed, "en")
     assert "clearly slower than qkv (20% by the medians), slower in at least 9 of the 9" in paragraph, paragraph
     assert "faster" not in paragraph and "likeliest explanation" not in paragraph
     block = beyond.tiled_block_size(speed)
@@ -128,28 +164,28 @@ def test_tiled_slower_at_every_n_is_said_with_the_block_size_of_the_run(speed: d
     assert ("single tile" in paragraph) == any(n <= block for n in speed["ns"])  # no loop to blame there
 
 
-def test_tiled_faster_at_every_n_picks_the_other_sentences(speed: dict) -> None:
+def test_tiled_faster_at_every_n_picks_the_other_sentences(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict) -> None:
     _tiled_as_qkv(speed, [0.5] * 9)
-    paragraph, caption = beyond.timing_paragraph(speed, "en"), beyond.time_figure(speed, "en")
+    paragraph, caption = _timing(monkeypatch, speed, memory)
     assert "clearly faster than qkv (50% by the medians), faster in at least 9 of the 9" in paragraph, paragraph
     assert "clearly slower" not in paragraph and "likeliest explanation is memory traffic" in paragraph
     assert "lies below qkv's at every $n$" in caption
-    zh = beyond.timing_paragraph(speed, "zh")
+    zh, _ = _timing(monkeypatch, speed, memory, "zh")
     assert "明显比 qkv 快" in zh and "最可能的解释" in zh and not EMPTY_LIST.search(zh)
 
 
-def test_a_difference_the_rounds_do_not_agree_on_is_called_noise(speed: dict) -> None:
+def test_a_difference_the_rounds_do_not_agree_on_is_called_noise(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict) -> None:
     _tiled_as_qkv(speed, [1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3])  # slower in 5 rounds of 9, faster in 4
-    paragraph = beyond.timing_paragraph(speed, "en")
+    paragraph, _ = _timing(monkeypatch, speed, memory)
     assert "clearly" not in paragraph and "within the timing noise" in paragraph, paragraph
     assert not EMPTY_LIST.search(paragraph)
 
 
-def test_tiled_faster_at_some_n_and_slower_at_others(speed: dict) -> None:
+def test_tiled_faster_at_some_n_and_slower_at_others(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict) -> None:
     small = speed["ns"][:3]
     _tiled_as_qkv(speed, [1.2] * 9)
     _scale(speed, "tiled", 0.5, small)  # 0.6 of qkv at the small n
-    paragraph, caption = beyond.timing_paragraph(speed, "en"), beyond.time_figure(speed, "en")
+    paragraph, caption = _timing(monkeypatch, speed, memory)
     assert "At $n$ = 1,024, 2,048 and 4,096 tiled attention was clearly slower than qkv (20% by the medians)" in paragraph, paragraph
     assert "At $n$ = 128, 256 and 512 tiled attention was clearly faster than qkv (40% by the medians)" in paragraph
     assert "likeliest explanation" not in paragraph  # slower at the largest n: no explanation of a speed-up
@@ -158,25 +194,33 @@ def test_tiled_faster_at_some_n_and_slower_at_others(speed: dict) -> None:
 
 def test_times_that_no_longer_grow_like_n_squared_stop_the_caption(speed: dict) -> None:
     for row in speed["results"]:
-        row["samples_s"] = [s / row["n"] for s in row["samples_s"]]  # time ∝ n: slope 1
-        row["median_s"] /= row["n"]
+        scale = {"qkv": 1, "tiled": 1.2, "torch": 0.8, "python": 500}.get(row["implementation"], 1)
+        row["median_s"] = 1e-6 * scale * row["n"]  # time ∝ n: slope 1, rising at every n
+        row["samples_s"] = [row["median_s"]] * len(row["samples_s"])
     with pytest.raises(ClaimError, match="beyond-quadratic.md: .*never run parallel to n²"):
-        beyond.time_figure(speed, "en")
+        beyond.timing_values(speed)
 
 
-def test_the_repeats_each_implementation_had_are_said(speed: dict) -> None:
+def test_the_repeats_each_implementation_had_are_said(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict) -> None:
+    def repeats_sentence(lang: str) -> str:
+        text = _page_text(monkeypatch, speed, memory, lang)
+        return next(line for line in text.splitlines() if line.startswith(("Each number is", "每个数字是")))
+
     speed["torch"]["threads"] = 2
     for row in speed["results"]:
         row["samples_s"] = [row["median_s"]] * (3 if row["implementation"] == "python" else 9)
-    assert beyond.repeats_sentence(speed, "en") == "Each number is the median of 9 interleaved repeats (the pure-Python loop had only 3):"
+    assert repeats_sentence("en") == "Each number is the median of 9 interleaved repeats (the pure-Python loop had only 3):"
     assert note(speed, "zh") == "9 次交替重复的中位数（纯 Python 循环只有 3 次），2 个线程"
     for row in speed["results"]:
+        row["samples_s"] = [row["median_s"]] * (5 if row["implementation"] == "torch" else 3 if row["implementation"] == "python" else 9)
+    assert repeats_sentence("zh") == "每个数字是 9 次交替重复的中位数（PyTorch只重复了 5 次，纯 Python 循环只重复了 3 次）："
+    for row in speed["results"]:
         row["samples_s"] = [row["median_s"]] * 7
-    assert beyond.repeats_sentence(speed, "zh") == "每个数字是 7 次交替重复的中位数："
+    assert repeats_sentence("zh") == "每个数字是 7 次交替重复的中位数："
     assert note(speed, "en") == "Median of 7 interleaved repeats, 2 threads"
     speed["results"][0]["samples_s"] = speed["results"][0]["samples_s"][:5]  # one n timed fewer times: no one count
     with pytest.raises(ValueError, match="a different number of times at different n"):
-        beyond.repeats_sentence(speed, "en")
+        beyond.timing_values(speed)
 
 
 # The build ---------------------------------------------------------------------------------------
@@ -211,26 +255,27 @@ def test_the_kv_cache_caption_follows_the_model_shapes(monkeypatch: pytest.Monke
     from qkv_site.figures import kv_cache_sizes
 
     assert beyond.KV_FIGURE_SEQ_LEN == kv_cache_sizes.SEQ_LEN  # the caption's length is the figure's
-    assert "smaller than that of Llama-2-7B" in beyond.kv_cache_figure("en")
+    assert beyond.kv_cache_values()["first"] == "Llama-2-7B"
     shapes = list(qkv.kv_cache.MODEL_SHAPES)
     shapes[-1] = dataclasses.replace(shapes[-1], kv_heads=64)  # a 70B model without GQA: a larger cache
     monkeypatch.setattr(qkv.kv_cache, "MODEL_SHAPES", tuple(shapes))
-    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*its KV cache is smaller"):
-        beyond.kv_cache_figure("en")
+    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*its KV cache is smaller than the first one's"):
+        beyond.kv_cache_values()
 
 
 def test_the_online_softmax_result_is_called_the_same_only_when_it_is() -> None:
-    assert "identical, down to the last bit" in beyond.same_result_sentence(0.0, 0.0, "en")
-    assert "最多差 2.2e-16" in beyond.same_result_sentence(2.2e-16, 0.0, "zh")
-    with pytest.raises(ClaimError, match="beyond-quadratic.md: the data support none"):
-        beyond.same_result_sentence(1e-3, 0.0, "en")  # not rounding any more
+    assert beyond.same_result(0.0, 0.0)["identical"]
+    rounded = beyond.same_result(2.2e-16, 0.0)
+    assert not rounded["identical"] and rounded["weights_gap"] == "2.2e-16"
+    with pytest.raises(ClaimError, match="beyond-quadratic.md: .*up to floating-point rounding"):
+        beyond.same_result(1e-3, 0.0)  # not rounding any more
 
 
 def test_the_chinese_page_cites_the_model_shapes_in_chinese() -> None:
     import qkv.kv_cache
 
     for shape in qkv.kv_cache.MODEL_SHAPES:
-        zh = beyond.model_source(shape.source, "zh")
+        zh = beyond.model_source_zh(shape.source)
         assert not re.search(r"\b(paper|Table|layers|heads|with|hypothetical)\b", zh), zh
     with pytest.raises(ValueError, match="English words left in Chinese"):
-        beyond.model_source("Some paper, Table 9: twelve layers", "zh")
+        beyond.model_source_zh("Some paper, Table 9: twelve layers")

@@ -366,3 +366,38 @@ def test_motivation_programs_agree_with_the_values_the_prose_prints() -> None:
     assert f"{row['street']:.0%}" == shown["exercise_2"]["street"]
     assert f"{min(w for t, w in row.items() if t != 'street'):.0%}" == shown["exercise_2"]["others"]
     assert f"{float(printed.split()[-1]):.0%}" == shown["exercise_2"]["street_before"]
+
+
+def test_beyond_quadratic_programs_agree_with_the_values_the_prose_prints() -> None:
+    from qkv._kernel import causal_work_share
+    from qkv.tiled import DEFAULT_BLOCK_SIZE
+    from qkv_site.pages.beyond_quadratic import tiled_causal_share, values
+
+    shown = values()
+    page = DOCS_SRC / "beyond-quadratic"
+    _, printed = run(page / "online_softmax.py")  # the table's last running max and sum, rounded as the program prints them
+    last = [row for row in shown["online"]["rows"] if row.block == 2]
+    assert printed.splitlines()[1] == f"[{' '.join(row.running_max for row in last)}] [{' '.join(row.running_sum for row in last)}]"
+    assert "[[0.64 0.36]" in printed and "0.64 & 0.36" in shown["online"]["weights"]
+    _, printed = run(page / "tiled.py")
+    assert printed.split() == ["(1000,", "1000)", "(1000,", "64)", "True", "True"]
+    _, printed = run(page / "causal_work.py")  # counted block by block, against the kernel's own count and the page's shares
+    lines = [line.split() for line in printed.splitlines()]
+    qkv = {int(n): float(share) for who, n, _, share in lines if who == "qkv"}
+    tiled = {int(n): float(share) for who, n, size, share in lines if who == "tiled" and int(size) == DEFAULT_BLOCK_SIZE}
+    assert qkv == {n: causal_work_share(n, n) for n in qkv}
+    assert tiled == {n: tiled_causal_share(n, DEFAULT_BLOCK_SIZE) for n in tiled} and len(tiled) == 2
+    causal = shown["causal"]
+    assert [causal["share_1024"], causal["share_4096"]] == [f"{qkv[n] * 100:g}%" for n in (1024, 4096)]
+    assert causal["tiled_skip_shares"][-2:] == [f"{tiled[n] * 100:g}%" for n in (2048, 4096)]
+    assert [causal["rows_1024"], causal["rows_4096"]] == [rows for who, n, rows, _ in lines if who == "qkv"]
+    _, printed = run(page / "kv_cache.py")
+    sizes = [int(line.split()[-1]) for line in printed.splitlines()]
+    from qkv.complexity import format_bytes
+
+    assert [format_bytes(size) for size in sizes] == [row.total for row in shown["kv"]["rows"]]
+    _, printed = run(page / "exercise_1.py")
+    gqa = next(line for line in printed.splitlines() if line.startswith("GQA"))
+    assert f" {shown['kv']['exercise']['gqa']} × 1" in gqa
+    _, printed = run(page / "exercise_2.py")
+    assert printed.split() == ["1", "True", "7", "True", "64", "True"]

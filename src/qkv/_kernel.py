@@ -20,6 +20,7 @@ import numpy as np
 
 from qkv._float16 import weights_to_float16
 from qkv._inputs import AttentionInputs, restore_v_scale
+from qkv._threads import run_blocks
 
 # Scores per block: 2²⁰ float32 numbers (4 MiB), well inside the L3 cache. Smaller blocks fit L2 but
 # need more matrix products, and each one wakes BLAS's threads: on a busy machine that costs more.
@@ -68,11 +69,10 @@ def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
             if v_heads is not None:
                 np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
 
-    # One thread: numpy's BLAS already runs each product on every core, and Python threads calling it
-    # at the same time wait on its one pool of threads (benchmarks/README.md).
-    for head in heads:
-        for r0 in range(0, n_q, rows):
-            one_block(head, r0)
+    # Two Python threads, each over every other block, with OpenBLAS on one thread for the call; one
+    # thread as before where that cannot be done (qkv/_threads.py).
+    blocks = [(head, r0) for head in heads for r0 in range(0, n_q, rows)]
+    run_blocks(blocks, lambda block: one_block(*block), scores=len(heads) * n_q * n_k)
     if v_apart:
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             np.matmul(weights.astype(inputs.work_dtype, copy=False), v, out=output)  # (..., n_q, n_k) @ (..., n_k, d_v)

@@ -1,0 +1,106 @@
+"""Two Python threads over the kernel's blocks, with numpy's OpenBLAS on one thread for the call.
+
+numpy releases the GIL inside its matrix products and its elementwise passes, so two Python threads
+can each run half of the blocks at once. Left alone, OpenBLAS would run every product of both
+threads on all cores with its one pool of workers, and the threads would wait on each other; set to
+one thread, each product stays on the core of the thread that asked for it, and the exponentials,
+which OpenBLAS never parallelises, now run on both cores too.
+
+numpy has no API for OpenBLAS's thread count, so this finds the OpenBLAS that numpy loaded (its
+bundled ``numpy.libs/lib*openblas*.so``) and calls its ``*_set_num_threads`` with `ctypes`, and puts
+the previous count back after the call. Anything missing (another BLAS, no such symbol, one core,
+a call already under way in another thread) and the blocks run one after another as before.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+import numpy as np
+
+Task = TypeVar("Task")
+THREADS = 2
+MIN_SCORES = 1 << 20  # below one block of scores, starting threads costs more than it saves
+_SYMBOLS = ("scipy_openblas_{}64_", "scipy_openblas_{}", "openblas_{}64_", "openblas_{}")
+_lock = threading.Lock()  # the thread count is global to the process: one call at a time changes it
+_pool: ThreadPoolExecutor | None = None
+
+
+def _find_openblas() -> tuple[Callable[[int], None], Callable[[], int]] | None:
+    """(set_num_threads, get_num_threads) of the OpenBLAS numpy loaded, or None."""
+    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    try:
+        paths = sorted(libs.glob("lib*openblas*.so*"))
+    except OSError:
+        return None
+    for path in paths:
+        try:
+            library = ctypes.CDLL(str(path))  # already loaded by numpy: the same library, not a second copy
+        except OSError:
+            continue
+        for pattern in _SYMBOLS:
+            setter = getattr(library, pattern.format("set_num_threads"), None)
+            getter = getattr(library, pattern.format("get_num_threads"), None)
+            if setter is not None and getter is not None:
+                setter.argtypes, setter.restype = [ctypes.c_int], None
+                getter.argtypes, getter.restype = [], ctypes.c_int
+                return setter, getter
+    return None
+
+
+_openblas = _find_openblas()
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+@contextmanager
+def _one_blas_thread() -> Iterator[bool]:
+    """OpenBLAS on one thread inside the block (True), or nothing changed (False)."""
+    if _openblas is None or not _lock.acquire(blocking=False):
+        yield False
+        return
+    set_threads, get_threads = _openblas
+    try:
+        before = get_threads()
+        set_threads(1)
+        try:
+            yield True
+        finally:
+            set_threads(before)
+    finally:
+        _lock.release()
+
+
+def run_blocks(tasks: Sequence[Task], run: Callable[[Task], None], scores: int) -> None:
+    """``run(task)`` for every task: on two threads when that can help, else one after another."""
+    global _pool
+    if len(tasks) > 1 and scores >= MIN_SCORES and _cores() >= THREADS:
+        with _one_blas_thread() as ready:
+            if ready:
+                if _pool is None:
+                    _pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="qkv")
+                parts = [tasks[i::THREADS] for i in range(THREADS)]  # alternate blocks: causal ones differ in size
+                futures = [_pool.submit(_run_all, part, run) for part in parts]
+                errors = [future.exception() for future in futures]  # wait for both before the count goes back
+                for error in errors:
+                    if error is not None:
+                        raise error
+                return
+    _run_all(tasks, run)
+
+
+def _run_all(tasks: Sequence[Task], run: Callable[[Task], None]) -> None:
+    for task in tasks:
+        run(task)

@@ -1,0 +1,553 @@
+"""The numbers of the page “延伸：把 O(n²) 的瓶颈量出来 / Beyond the article: measuring the O(n²) bottleneck”.
+
+The online-softmax example and the KV cache are computed by `qkv`; the measurements come from the
+committed benchmark results (`benchmarks/results/attention_memory.json`, `attention_speed.json`).
+Every comparison the page's prose makes of them is either chosen in the page by a flag computed
+here or checked here: re-measured results that no longer support a sentence stop the build naming it.
+
+>>> values()["online"]["identical"], values()["causal"]["share_1024"]
+(True, '56.25%')
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from itertools import pairwise
+from statistics import median
+from typing import Any
+
+import numpy as np
+
+from qkv import kv_cache, kv_cache_bytes, online_softmax_steps
+from qkv._kernel import block_rows, causal_work_share
+from qkv.complexity import format_bytes
+from qkv.examples import worked_example
+from qkv.kv_cache import attention_kind
+from qkv_site.claims import ClaimError
+from qkv_site.figures.results import load, repeats, series
+from qkv_site.formatting import bmatrix, number
+
+PAGE = "beyond-quadratic.md"
+KV_FIGURE_SEQ_LEN = 4096  # the KV-cache figure's one length for every model (figures/kv_cache_sizes.py)
+KV_TABLE_SEQ_LEN = 4096  # the KV-cache table compares every model at this length
+EXERCISE_SEQ_LEN = 32_768  # exercise 1: a 32K context
+SIGNIFICANCE = 0.05  # a two-sided sign test over the interleaved rounds below this: a clear difference
+CAUSAL_SHARE_NS = (1024, 4096)  # the lengths at which the prose states the causal kernel's share of the work
+NEAR_SHARE = 0.15  # a measured causal/non-causal time within this of the computed share is "close to it"
+
+
+def _require(holds: bool, sentence: str, checked: str = "") -> None:
+    """Stop the build when the numbers no longer support what the page's sentence says of them."""
+    if not holds:
+        raise ClaimError(f"{PAGE}: the data no longer support the sentence: {sentence}"
+                         + (f"; checked: {checked}" if checked else ""))
+
+
+def _n(n: int) -> str:
+    return f"{n:,}"
+
+
+def _ns(ns: list[int]) -> list[str]:
+    """The lengths of a sentence, never none: the page joins them in its language."""
+    if not ns:
+        raise ValueError(f"{PAGE}: an empty list of lengths for a sentence")
+    return [_n(n) for n in ns]
+
+
+def _times(ratio: float) -> str:
+    return f"{ratio:.2f}"
+
+
+def _percent(fraction: float) -> str:
+    return f"{fraction:.0%}"
+
+
+def _range(values: list[float], write: Any) -> str:
+    low, high = write(min(values)), write(max(values))
+    return str(low if low == high else f"{low}–{high}")
+
+
+def _exact_percent(fraction: float) -> str:
+    return f"{fraction * 100:g}%"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:.3g} ms"
+
+
+# Online softmax --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """One row of the online-softmax table: a query after one block of keys."""
+
+    block: int
+    key: str
+    query: str
+    score: str
+    running_max: str
+    correction: str
+    new_term: str
+    running_sum: str
+
+
+@dataclass(frozen=True)
+class SecondBlock:
+    """What the second block does to one query's running max and sum."""
+
+    query: str
+    score: str
+    old_max: str
+    new_max: str
+    raises_max: bool
+    old_sum: str
+    correction: str
+    new_term: str
+    new_sum: str
+
+
+def _online() -> dict[str, Any]:
+    example = worked_example()
+    scores = example.scaled_scores  # (2, 2): 2 queries × 2 keys
+    steps = online_softmax_steps(scores, block_size=1, v=example.v)
+    rows = [StepRow(j, example.tokens[step.keys[0]], query, number(scores[i, step.keys[0]]), number(step.running_max[i]),
+                    number(step.correction[i]), number(step.block_exps[i, 0]), number(step.running_sum[i]))
+            for j, step in enumerate(steps, start=1) for i, query in enumerate(example.tokens)]
+    first, second = steps
+    second_block = [SecondBlock(query, number(scores[i, 1]), number(first.running_max[i]), number(second.running_max[i]),
+                                bool(second.running_max[i] > first.running_max[i]), number(first.running_sum[i]),
+                                number(second.correction[i]), number(second.block_exps[i, 0]), number(second.running_sum[i]))
+                    for i, query in enumerate(example.tokens)]
+    assert second.output is not None  # v was given
+    weights_gap = float(np.abs(second.weights - example.weights).max())
+    output_gap = float(np.abs(second.output - example.output).max())
+    return {"scores": bmatrix(scores), "rows": rows, "second_block": second_block, "weights": bmatrix(second.weights),
+            "output": bmatrix(second.output), **same_result(weights_gap, output_gap)}
+
+
+def same_result(weights_gap: float, output_gap: float) -> dict[str, Any]:
+    """The online softmax's weights and output against the step-by-step example's: identical, or off by rounding only."""
+    _require(max(weights_gap, output_gap) < 1e-12,  # float64 rounding of a handful of operations on numbers near 1
+             "the online softmax gives the step-by-step example's weights and output, up to floating-point rounding",
+             f"largest differences: weights {weights_gap:.3g}, output {output_gap:.3g}")
+    return {"identical": weights_gap == output_gap == 0, "weights_gap": f"{weights_gap:.1e}", "output_gap": f"{output_gap:.1e}"}
+
+
+# Memory ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MemoryRow:
+    n: str
+    matrix: str
+    naive: str
+    tiled: str
+    ratio: str
+
+
+def memory_values(memory: dict[str, Any]) -> dict[str, Any]:
+    """The memory table, what it shows (ordinary attention against one n×n matrix, tiled against n) and the figure's slopes."""
+    rows = sorted(memory["results"], key=lambda row: row["n"])
+    if len(rows) < 3:
+        raise ValueError(f"attention_memory: {len(rows)} sequence lengths; the page compares at least 3")
+    ns = [row["n"] for row in rows]
+    per_matrix = [row["naive_peak_bytes"] / row["n_by_n_float32_bytes"] for row in rows]
+    itemsize = np.dtype(memory["dtype"]).itemsize
+    n_by_d = [n * memory["d"] * itemsize for n in ns]
+    rest = [(row["naive_peak_bytes"] - row["n_by_n_float32_bytes"]) / size for row, size in zip(rows, n_by_d, strict=True)]
+    shrinking = all(b <= a for a, b in pairwise(per_matrix))
+    one_matrix = max(per_matrix) < 2 and min(per_matrix) >= 1 and shrinking
+    _require(one_matrix or max(per_matrix) >= 2, "ordinary attention's peak is under two n×n matrices, or at least two",
+             f"peak / one n×n matrix = {[round(x, 3) for x in per_matrix]}")
+    if one_matrix:
+        _require(max(rest) / min(rest) < 1.5, "the rest grows linearly with n, about the same number of n×d arrays at every n",
+                 f"(peak - n×n) / (n×d) = {[round(x, 2) for x in rest]} within a factor 1.5")
+
+    tiled = [row["tiled_peak_bytes"] for row in rows]
+    last, before = rows[-1], rows[-2]
+    doubling = last["tiled_peak_bytes"] / before["tiled_peak_bytes"]
+    output_share = n_by_d[-1] / last["tiled_peak_bytes"]
+    _require(last["n"] == 2 * before["n"] and 1.5 <= doubling <= 2.5 and output_share > 0.5 and tiled == sorted(tiled),
+             "Tiled attention grows only linearly with n: the last doubling of n about doubles its peak, mostly the n×d output",
+             f"last doubling of the tiled peak {doubling:.3f} in [1.5, 2.5], output share {output_share:.3f} > 0.5, "
+             "peaks increasing")
+
+    n_array = np.array(ns, dtype=float)
+    naive = np.array([row["naive_peak_bytes"] for row in rows], dtype=float)
+    tiled_array = np.array(tiled, dtype=float)
+    half = len(rows) // 2  # the slopes of the larger half of the n: where each line has its final slope
+    naive_slope = float(np.polyfit(np.log2(n_array[half:]), np.log2(naive[half:]), 1)[0])
+    tiled_slope = float(np.polyfit(np.log2(n_array[half:]), np.log2(tiled_array[half:]), 1)[0])
+    gap = naive / tiled_array
+    _require(1.8 <= naive_slope <= 2.2 and 0.8 <= tiled_slope <= 1.2 and bool(np.all(np.diff(gap) > 0)),
+             "the figure: ordinary attention's peak grows with the square of n, tiled attention only linearly, the gap widens",
+             f"log-log slopes over n ≥ {ns[half]}: ordinary {naive_slope:.2f} in [1.8, 2.2], "
+             f"tiled {tiled_slope:.2f} in [0.8, 1.2]; "
+             f"ordinary / tiled increasing: {[round(x, 1) for x in gap]}")
+    return {
+        "rows": [MemoryRow(_n(row["n"]), format_bytes(row["n_by_n_float32_bytes"]), format_bytes(row["naive_peak_bytes"]),
+                           format_bytes(row["tiled_peak_bytes"]), f"{row['ratio']:.2%}") for row in rows],
+        "cpus": str(memory["machine"]["usable_cpus"]), "cpu_model": memory["machine"]["cpu_model"],
+        "one_matrix": one_matrix, "per_matrix": _range(per_matrix, _times), "rest": _range(rest, lambda x: f"{x:.1f}"),
+        "block_size": _n(memory["block_size"]), "before_n": _n(before["n"]), "last_n": _n(last["n"]),
+        "doubling": f"{doubling:.2f}", "output_share": _percent(output_share), "d": str(memory["d"]),
+        "from_n": _n(ns[half]), "naive_slope": f"{naive_slope:.2f}", "tiled_slope": f"{tiled_slope:.2f}",
+    }
+
+
+# Time: the 2-D table, tiled against qkv, the figure ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class TimeRow:
+    n: str
+    qkv: str
+    tiled: str
+    torch: str
+    python: str
+    qkv_over_torch: str
+
+
+@dataclass(frozen=True)
+class TiledGroup:
+    """The lengths at which tiled attention was clearly slower (or faster) than qkv, or within the noise."""
+
+    verdict: str  # "slower", "faster" or "unclear"
+    ns: list[str]
+    margin: str  # by how much the medians differ
+    wins: str  # clear: at least this many of the rounds went that way
+    slower_rounds: list[str]  # unclear: at each n, the rounds in which tiled was slower
+    several: bool
+
+
+def _speed_rows(speed: dict[str, Any]) -> dict[tuple[int, str], dict[str, Any]]:
+    return {(row["n"], row["implementation"]): row for row in speed["results"]}
+
+
+def _sign_test(slower: int, faster: int) -> float:
+    """Two-sided sign test: how likely a split at least this uneven is if neither is faster."""
+    rounds = slower + faster
+    if rounds == 0:
+        return 1.0
+    tail = sum(math.comb(rounds, i) for i in range(min(slower, faster) + 1)) / float(2**rounds)
+    return min(1.0, 2 * tail)
+
+
+def tiled_comparison(speed: dict[str, Any]) -> list[dict[str, Any]]:
+    """For each n, tiled against qkv: the ratio of medians and, round by round, which was faster."""
+    rows = _speed_rows(speed)
+    compared = []
+    for n in speed["ns"]:
+        tiled, qkv = rows[(n, "tiled")]["samples_s"], rows[(n, "qkv")]["samples_s"]
+        if len(tiled) != len(qkv):
+            raise ValueError(f"attention_speed, n = {n}: {len(tiled)} tiled samples but {len(qkv)} qkv samples; "
+                             "the page compares them round by round")
+        slower = sum(t > q for t, q in zip(tiled, qkv, strict=True))
+        faster = sum(t < q for t, q in zip(tiled, qkv, strict=True))
+        ratio = median(tiled) / median(qkv)
+        p = _sign_test(slower, faster)
+        verdict = "unclear" if p >= SIGNIFICANCE else "slower" if slower > faster else "faster"
+        compared.append({"n": n, "ratio": ratio, "slower": slower, "faster": faster, "rounds": len(tiled), "verdict": verdict})
+    return compared
+
+
+def tiled_block_size(speed: dict[str, Any]) -> int:
+    """The block size the timing run gave `tiled_attention`, as its results record it."""
+    match = re.search(r"block_size=(\d+)", speed["implementations"]["tiled"])
+    if not match:
+        raise ValueError(f"attention_speed: no block_size in the tiled implementation {speed['implementations']['tiled']!r}")
+    return int(match.group(1))
+
+
+def _slope(ns: list[int], seconds: list[float]) -> float:
+    return float(np.polyfit(np.log2(ns), np.log2(seconds), 1)[0])
+
+
+def timing_values(speed: dict[str, Any]) -> dict[str, Any]:
+    """The 2-D timing table, tiled against qkv at every n, and the time figure's slopes."""
+    counts = {name: count for name, count in repeats(speed).items() if name in ("qkv", "tiled", "torch", "python")}
+    most = max(counts.values())
+    times = {name: dict(zip(*series(speed, name), strict=True)) for name in ("qkv", "tiled", "torch", "python")}
+    def cell(name: str, n: int) -> str:
+        return _ms(times[name][n]) if n in times[name] else "—"
+
+    rows = [TimeRow(_n(n), cell("qkv", n), cell("tiled", n), cell("torch", n), cell("python", n),
+                    f"{times['qkv'][n] / times['torch'][n]:.2f}") for n in speed["ns"]]
+
+    block = tiled_block_size(speed)
+    compared = tiled_comparison(speed)
+    ns = [row["n"] for row in compared]
+    groups = []
+    for verdict in ("slower", "faster", "unclear"):
+        group = [row for row in compared if row["verdict"] == verdict]
+        if not group:
+            continue
+        if verdict == "unclear":
+            _require(all(_sign_test(row["slower"], row["faster"]) >= SIGNIFICANCE for row in group),
+                     "at these n the difference is within the timing noise")
+            wins = ""
+        else:
+            _require(all((row["ratio"] > 1) == (verdict == "slower") for row in group),
+                     f"at these n tiled attention was clearly {verdict} than qkv, by the medians as by the rounds",
+                     f"{[(row['n'], round(row['ratio'], 3)) for row in group]}")
+            wins = str(min(row[verdict] for row in group))
+        margin = _range([abs(row["ratio"] - 1) for row in group], _percent)
+        groups.append(TiledGroup(verdict, _ns([row["n"] for row in group]), margin, wins, [str(row["slower"]) for row in group],
+                                 len(group) > 1))
+    largest = compared[-1]
+    itemsize = np.dtype(speed["dtype"]).itemsize
+
+    lines = {name: series(speed, name) for name in ("qkv", "tiled", "torch", "python")}
+    lines = {name: line for name, line in lines.items() if line[0]}
+    rising = all(all(b > a for a, b in pairwise(seconds)) for _, seconds in lines.values())
+    _require(rising, "the time figure: every implementation's time rises with n", "median times increase with n")
+    _require(len(lines) == 4 and "python" in lines, "the time figure draws four implementations", f"{sorted(lines)}")
+    fast = ["qkv", "tiled", "torch"]
+    line_ns = lines["qkv"][0]
+    start = next((i for i in range(len(line_ns) - 2)
+                  if all(1.7 <= _slope(lines[name][0][i:], lines[name][1][i:]) <= 2.3 for name in fast)), None)
+    if start is None:
+        raise ClaimError(f"{PAGE}: qkv, tiled and PyTorch never run parallel to n² over three or more of the measured n; "
+                         "the time figure's caption has no true sentence about their slopes")
+    slopes = [_slope(lines[name][0][start:], lines[name][1][start:]) for name in fast]
+    python_slower = [times["python"][n] / times["qkv"][n] for n in lines["python"][0]]
+    _require(min(python_slower) > 10, "the pure-Python loop is many times slower than qkv",
+             f"pure Python / qkv = {python_slower}")
+    return {
+        "repeats": str(most), "fewer": [{"name": name, "count": str(count)} for name, count in counts.items() if count < most],
+        "rows": rows,
+        "rounds": str(compared[0]["rounds"]), "block_size": _n(block), "one_tile": [_n(n) for n in ns if n <= block],
+        "many": [_n(n) for n in ns if n > block],
+        "tiles": [_n(math.ceil(n / block) ** 2) for n in ns if n > block], "groups": groups,
+        "explain_faster": largest["verdict"] == "faster" and largest["n"] > block,
+        "largest_n": _n(largest["n"]), "largest_matrix": format_bytes(largest["n"] ** 2 * itemsize),
+        "tile_bytes": format_bytes(block**2 * itemsize), "block": str(block),
+        "d": str(speed["d"]), "slope_from": _n(line_ns[start]), "slopes": _range(slopes, lambda x: f"{x:.1f}"),
+        "tiled_above": all(row["ratio"] > 1 for row in compared), "tiled_below": all(row["ratio"] < 1 for row in compared),
+        "python_slower": _range(python_slower, lambda x: f"{x:,.0f}"),
+    }
+
+
+# Causal block skipping --------------------------------------------------------------------------
+
+
+def tiled_causal_share(n: int, block_size: int) -> float:
+    """The share of the n·n scores `tiled_attention(is_causal=True)` computes: the tiles it does not skip.
+
+    It stops each block of queries at its last query's key, so it computes the tiles on and below
+    the diagonal: with T tiles a side, T·(T+1)/2 of T² (a single tile is computed whole).
+
+    >>> tiled_causal_share(4096, 1024), tiled_causal_share(1024, 1024)
+    (0.625, 1.0)
+    """
+    computed = 0
+    for q0 in range(0, n, block_size):
+        q1 = min(q0 + block_size, n)
+        computed += (q1 - q0) * q1  # keys 0 .. q1 - 1, in tiles of block_size
+    return computed / (n * n)
+
+
+@dataclass(frozen=True)
+class CausalRow:
+    n: str
+    qkv_share: str
+    qkv_ratio: str
+    tiled_share: str
+    tiled_ratio: str
+
+
+def causal_values(speed: dict[str, Any]) -> dict[str, Any]:
+    """Why causal attention does about half the work (computed) and how much less time it took (measured, 2-D)."""
+    times = _speed_rows(speed)
+    block = tiled_block_size(speed)
+    ns = speed["ns"]
+    qkv_share = {n: causal_work_share(n, n) for n in ns}
+    tiled_share = {n: tiled_causal_share(n, block) for n in ns}
+    qkv_ratio = {n: times[(n, "qkv_causal")]["median_s"] / times[(n, "qkv")]["median_s"] for n in ns}
+    tiled_ratio = {n: times[(n, "tiled_causal")]["median_s"] / times[(n, "tiled")]["median_s"] for n in ns}
+    rows = [CausalRow(_n(n), _exact_percent(qkv_share[n]), _times(qkv_ratio[n]), _exact_percent(tiled_share[n]),
+                      _times(tiled_ratio[n])) for n in ns]
+    for n in CAUSAL_SHARE_NS:
+        _require(causal_work_share(n, n) < 0.6, f"at n = {n:,} the causal kernel computes little more than half the scores",
+                 f"causal_work_share = {causal_work_share(n, n):.4f}")
+    one_tile = [n for n in ns if n <= block]
+    skipping = [n for n in ns if tiled_share[n] < 1]
+    _require(all(tiled_share[n] == 1 for n in one_tile) and bool(skipping),
+             "tiled attention skips tiles only when there are several", f"tiled shares {tiled_share}")
+    # The measured side: from which n on the causal call took less time, for each of the two.
+    large = [n for n in ns if n >= CAUSAL_SHARE_NS[0]]
+    qkv_not_faster = [n for n in large if qkv_ratio[n] >= 1]
+    tiled_not_faster = [n for n in skipping if tiled_ratio[n] >= 1]
+    last = ns[-1]
+    return {
+        "rows": rows, "share_1024": _exact_percent(causal_work_share(1024, 1024)),
+        "share_4096": _exact_percent(causal_work_share(4096, 4096)),
+        "rows_1024": _n(block_rows(1024, 1024, is_causal=True)), "rows_4096": _n(block_rows(4096, 4096, is_causal=True)),
+        "from_n": _n(CAUSAL_SHARE_NS[0]),
+        "tiled_block": _n(block), "tiled_one_tile": [_n(n) for n in one_tile], "tiled_skipping": _ns(skipping),
+        "tiled_skip_shares": [_exact_percent(tiled_share[n]) for n in skipping],
+        "n_small": _n(CAUSAL_SHARE_NS[0]), "n_large": _n(CAUSAL_SHARE_NS[1]),
+        "qkv_faster_from": not qkv_not_faster, "qkv_not_faster": [_n(n) for n in qkv_not_faster],
+        "tiled_faster_skipping": not tiled_not_faster, "tiled_not_faster": [_n(n) for n in tiled_not_faster],
+        "last_n": _n(last), "qkv_last_ratio": _times(qkv_ratio[last]), "qkv_last_share": _exact_percent(qkv_share[last]),
+        "qkv_near_share": abs(qkv_ratio[last] - qkv_share[last]) <= NEAR_SHARE,
+        "tiled_last_ratio": _times(tiled_ratio[last]), "tiled_last_share": _exact_percent(tiled_share[last]),
+        "tiled_near_share": abs(tiled_ratio[last] - tiled_share[last]) <= NEAR_SHARE,
+    }
+
+
+# Layouts: qkv against the kernel PyTorch really runs --------------------------------------------
+
+
+@dataclass(frozen=True)
+class LayoutRow:
+    layout: str  # as the benchmark names it; the page writes the shape
+    shape: str
+    dtype: str
+    is_causal: bool
+    flash: bool  # PyTorch ran its fused flash kernel at every n (else its unfused math path at every n)
+    ratios: list[str]  # qkv / PyTorch at each n of the layouts part
+
+
+def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
+    """qkv / PyTorch for each layout, with the kernel PyTorch ran; and the float16/float32 ratios beside PyTorch's."""
+    part = speed["layouts"]
+    ns = part["ns"]
+    found = {(row["layout"], row["dtype"], row["n"]): row for row in part["results"]}
+    keys = list(dict.fromkeys((row["layout"], row["dtype"]) for row in part["results"]))
+    rows = []
+    for layout, dtype in keys:
+        cells = [found[(layout, dtype, n)] for n in ns]
+        choices = {cell["torch_sdp_choice"] for cell in cells}
+        _require(choices in ({0}, {1}), f"PyTorch ran one kernel, math or flash, for {layout} {dtype} at every n", f"{choices}")
+        shape = ", ".join("n" if i == len(cells[0]["shape"]) - 2 else "d" if i == len(cells[0]["shape"]) - 1
+                          else str(size) for i, size in enumerate(cells[0]["shape"]))
+        if layout == "batch-heavy":
+            shape = "4, 32·(512/n)², n, d"
+        rows.append(LayoutRow(layout, f"({shape})", dtype, bool(cells[0]["is_causal"]), choices == {1},
+                              [_times(cell["qkv_over_torch"]) for cell in cells]))
+    two_d = [found[("2-D", "float32", n)] for n in ns]
+    flash = [found[(layout, "float32", n)] for layout, dtype in keys if layout != "2-D" and dtype == "float32" for n in ns]
+    _require(all(cell["torch_sdp_choice"] == 0 for cell in two_d) and all(cell["torch_sdp_choice"] == 1 for cell in flash),
+             "PyTorch takes its math path for 2-D inputs and its fused flash kernel for (batch, heads, n, d)")
+    flash_ratios = [cell["qkv_over_torch"] for cell in flash]
+    two_d_ratios = [cell["qkv_over_torch"] for cell in two_d]
+    half = [(label, n) for label in ("2-D", "(1, 8, n, d)") for n in ns]
+    float16 = {key: (found[(key[0], "float16", key[1])]["qkv_median_s"] / found[(key[0], "float32", key[1])]["qkv_median_s"],
+                     found[(key[0], "float16", key[1])]["torch_median_s"] / found[(key[0], "float32", key[1])]["torch_median_s"])
+               for key in half}
+    return {
+        "ns": _ns(ns), "rows": rows, "repeats": str(part["repeats"]),
+        "flash_slower_everywhere": min(flash_ratios) > 1, "flash_faster_everywhere": max(flash_ratios) < 1,
+        "flash_range": _range(flash_ratios, _times),
+        "two_d_slower_everywhere": min(two_d_ratios) > 1, "two_d_faster_everywhere": max(two_d_ratios) < 1,
+        "two_d_range": _range(two_d_ratios, _times),
+        "float16_rows": [{"layout": label, "n": _n(n), "qkv": _times(float16[(label, n)][0]),
+                          "torch": _times(float16[(label, n)][1]), "shape": "(n, d)" if label == "2-D" else "(1, 8, n, d)"}
+                         for label, n in half],
+        "float16_qkv_slower": all(ours > 1 for ours, _ in float16.values()),
+        "float16_range": _range([ours for ours, _ in float16.values()], _times),
+    }
+
+
+# KV cache --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelRow:
+    name: str
+    hypothetical: bool
+    short_name: str
+    layers: str
+    heads: str
+    kv_heads: str
+    head_dim: str
+    kind: str
+    per_token: str
+    total: str
+    source_zh: str
+    source_en: str
+
+
+# qkv.kv_cache cites each shape in English; the Chinese page says the same in Chinese, phrase by phrase.
+_SOURCE_ZH = (
+    (r"(\w+(?: \d+B?)?) paper \(([^)]+)\), Table (\d+): ", r"\1 论文（\2）表 \3："),
+    (r"layers, heads, dimension", "层数、头数、维度"),
+    (r" \(([\d.]+B): (\d+) layers, (\d+) heads, dimension (\d+)\)", r"（\1：\2 层、\3 个头、维度 \4）"),
+    (r"context length, GQA", "上下文长度、是否用 GQA"),
+    (r" \(([\d.]+B): no GQA\)", r"（\1：不用 GQA）"),
+    (r" \(([\d.]+B): GQA\)", r"（\1：用 GQA）"),
+    (r"hypothetical: (\S+) with a single K/V head", r"假想：\1 只留一个 K/V 头"),
+    (r"(\d+) K/V heads: (\w+) in (\S+)'s config\.json", r"\1 个 K/V 头：\3 的 config.json 里的 \2"),
+    (r"; ", "；"),
+    (r", ", "，"),
+)
+_NAMES_IN_SOURCES = {"et", "al", "config", "json", "meta", "llama", "hf"}  # lowercase words a citation may keep
+
+
+def model_source_zh(source: str) -> str:
+    """Where a model shape's numbers come from (`ModelShape.source`), in Chinese.
+
+    >>> model_source_zh("hypothetical: Llama-2-7B with a single K/V head")
+    '假想：Llama-2-7B 只留一个 K/V 头'
+    """
+    text = source
+    for pattern, replacement in _SOURCE_ZH:
+        text = re.sub(pattern, replacement, text)
+    left = [word for word in re.findall(r"(?<!\w)[A-Za-z][A-Za-z_]*", text)
+            if (word.islower() and "_" not in word and word not in _NAMES_IN_SOURCES) or word == "Table"]
+    if left:
+        raise ValueError(f"{PAGE}: the model source {source!r} has English words left in Chinese: {left}; "
+                         "add the phrase to _SOURCE_ZH in qkv_site/pages/beyond_quadratic.py")
+    return text
+
+
+def _exercise_row(layers: int, heads: int, kv_heads: int, head_dim: int, actual: int, is_actual: bool) -> dict[str, Any]:
+    """Exercise 1: the cache of one choice of K/V heads, against the one the model actually has."""
+    size = kv_cache_bytes(layers, heads, kv_heads, head_dim, seq_len=EXERCISE_SEQ_LEN)
+    return {"kind": attention_kind(heads, kv_heads), "kv_heads": str(kv_heads), "plural": kv_heads > 1,
+            "size": format_bytes(size), "times": f"{size / actual:g}", "actual": is_actual}
+
+
+def kv_cache_values() -> dict[str, Any]:
+    """The KV-cache table, its figure's checked caption, and exercise 1."""
+    shapes = kv_cache.MODEL_SHAPES  # read at every call: a test may replace them
+    n = KV_TABLE_SEQ_LEN
+    rows = []
+    for shape in shapes:
+        size = kv_cache_bytes(shape.layers, shape.heads, shape.kv_heads, shape.head_dim, seq_len=n)
+        rows.append(ModelRow(shape.name, shape.hypothetical, shape.name.split(",")[0], str(shape.layers), str(shape.heads),
+                             str(shape.kv_heads), str(shape.head_dim), shape.kind, format_bytes(size // n), format_bytes(size),
+                             model_source_zh(shape.source), shape.source))
+    seq_len = KV_FIGURE_SEQ_LEN
+    sizes = {shape.name: kv_cache_bytes(shape.layers, shape.heads, shape.kv_heads, shape.head_dim, seq_len=seq_len)
+             for shape in shapes}
+    first, last = shapes[0], shapes[-1]
+    mqa = next(shape for shape in shapes if shape.hypothetical)
+    _require([shape.name for shape in shapes] == ["Llama-2-7B", "Llama-2-7B, MQA", "Mistral-7B", "Llama-2-70B"],
+             "the figure's alt text names Llama-2-7B, its hypothetical MQA version, Mistral-7B and Llama-2-70B, in order")
+    _require(first.kind == "MHA" and last.kind == "GQA" and last.layers > first.layers and last.heads > first.heads
+             and 4 * last.kv_heads <= last.heads and sizes[last.name] < sizes[first.name]
+             and mqa.name.startswith(first.name) and sizes[first.name] == first.heads * sizes[mqa.name],
+             "the last model has more layers and heads, but with GQA its KV cache is smaller than the first one's, "
+             "and MQA shrinks the first by exactly its number of heads", f"{sizes}")
+
+    llama = next(shape for shape in shapes if shape.name == "Llama-2-70B")
+    gqa = kv_cache_bytes(llama.layers, llama.heads, llama.kv_heads, llama.head_dim, seq_len=EXERCISE_SEQ_LEN)
+    return {"n": _n(n), "rows": rows, "figure_n": _n(seq_len), "first": first.name, "last": last.name,
+            "exercise": {"layers": str(llama.layers), "heads": str(llama.heads), "kv_heads": str(llama.kv_heads),
+                         "head_dim": str(llama.head_dim), "n": _n(EXERCISE_SEQ_LEN), "gqa": format_bytes(gqa),
+                         "rows": [_exercise_row(llama.layers, llama.heads, kv_heads, llama.head_dim, gqa, kv_heads == llama.kv_heads)
+                                  for kv_heads in (llama.heads, llama.kv_heads, 1)]}}
+
+
+@cache
+def values() -> dict[str, Any]:
+    memory, speed = load("attention_memory"), load("attention_speed")
+    return {"online": _online(), "memory": memory_values(memory), "time": timing_values(speed),
+            "causal": causal_values(speed), "layouts": layout_values(speed), "kv": kv_cache_values(),
+            "default_block_size": _n(speed["tiled_default_block_size"])}

@@ -1,0 +1,91 @@
+"""The beyond page's causal and layout sentences (qkv_site.pages.beyond_quadratic) follow the measured
+results: altered results pick the other true sentence or stop the build naming it."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from qkv._kernel import causal_work_share
+from qkv.tiled import DEFAULT_BLOCK_SIZE
+from qkv_site.claims import ClaimError
+from qkv_site.figures.results import load
+from qkv_site.pages import beyond_quadratic as beyond
+
+
+@pytest.fixture
+def speed() -> dict[str, Any]:
+    return copy.deepcopy(load("attention_speed"))
+
+
+def _set_ratio(speed: dict[str, Any], causal: str, full: str, ratio: float, ns: list[int] | None = None) -> None:
+    """Make the causal implementation take `ratio` times the full one's time (medians and samples)."""
+    rows = {(row["n"], row["implementation"]): row for row in speed["results"]}
+    for n in speed["ns"]:
+        if ns is None or n in ns:
+            rows[(n, causal)]["median_s"] = rows[(n, full)]["median_s"] * ratio
+            rows[(n, causal)]["samples_s"] = [s * ratio for s in rows[(n, full)]["samples_s"]]
+
+
+def test_the_shares_are_the_kernels_and_the_tiles_skipped() -> None:
+    assert beyond.tiled_causal_share(4096, 1024) == 10 / 16  # 4 tiles a side: 4 + 3 + 2 + 1 of 16
+    assert beyond.tiled_causal_share(1000, 128) == sum(min(q0 + 128, 1000) * (min(q0 + 128, 1000) - q0)
+                                                       for q0 in range(0, 1000, 128)) / 1000**2
+    assert beyond.tiled_causal_share(512, 1024) == 1.0  # one tile: nothing to skip
+    shown = beyond.causal_values(load("attention_speed"))
+    assert shown["share_1024"] == f"{causal_work_share(1024, 1024) * 100:g}%" == "56.25%"
+    assert shown["tiled_block"] == f"{DEFAULT_BLOCK_SIZE:,}"
+
+
+def test_causal_faster_everywhere_picks_the_faster_sentences(speed: dict[str, Any]) -> None:
+    _set_ratio(speed, "qkv_causal", "qkv", 0.55)
+    _set_ratio(speed, "tiled_causal", "tiled", 0.65)
+    shown = beyond.causal_values(speed)
+    assert shown["qkv_faster_from"] and shown["qkv_not_faster"] == [] and shown["qkv_near_share"]
+    assert shown["tiled_faster_skipping"] and shown["tiled_near_share"] and shown["qkv_last_ratio"] == "0.55"
+
+
+def test_a_causal_call_that_saves_nothing_is_named_and_not_called_close_to_its_share(speed: dict[str, Any]) -> None:
+    _set_ratio(speed, "qkv_causal", "qkv", 0.55)
+    _set_ratio(speed, "qkv_causal", "qkv", 1.1, [2048])  # no faster at n = 2,048
+    _set_ratio(speed, "tiled_causal", "tiled", 1.0)  # tiled saves nothing anywhere
+    shown = beyond.causal_values(speed)
+    assert not shown["qkv_faster_from"] and shown["qkv_not_faster"] == ["2,048"]
+    assert not shown["tiled_faster_skipping"] and shown["tiled_not_faster"] == shown["tiled_skipping"]
+    assert not shown["tiled_near_share"]  # 1.00 against 62.5%
+
+
+def test_a_tiled_default_that_never_skips_stops_the_page(speed: dict[str, Any]) -> None:
+    speed["implementations"]["tiled"] = "qkv.tiled_attention(block_size=8192), the default"  # larger than every n
+    with pytest.raises(ClaimError, match=r"beyond-quadratic.md: .*skips tiles only when there are several"):
+        beyond.causal_values(speed)
+
+
+def _layout_ratios(speed: dict[str, Any], ratio: float, fused: bool) -> None:
+    for row in speed["layouts"]["results"]:
+        if (row["torch_sdp_choice"] == 1) == fused and row["dtype"] == "float32":
+            row["torch_median_s"] = row["qkv_median_s"] / ratio
+            row["qkv_over_torch"] = ratio
+
+
+def test_the_layout_sentences_follow_the_ratios(speed: dict[str, Any]) -> None:
+    _layout_ratios(speed, 3.0, fused=True)
+    _layout_ratios(speed, 0.8, fused=False)
+    shown = beyond.layout_values(speed)
+    assert shown["flash_slower_everywhere"] and not shown["flash_faster_everywhere"] and shown["flash_range"] == "3.00"
+    assert shown["two_d_faster_everywhere"] and not shown["two_d_slower_everywhere"]
+    _layout_ratios(speed, 0.9, fused=True)
+    speed["layouts"]["results"][-1]["qkv_over_torch"] = 1.2  # one layout where qkv was slower
+    shown = beyond.layout_values(speed)
+    assert not shown["flash_slower_everywhere"] and not shown["flash_faster_everywhere"] and shown["flash_range"] == "0.90–1.20"
+
+
+def test_each_row_names_the_kernel_pytorch_ran_and_a_changed_kernel_stops_the_page(speed: dict[str, Any]) -> None:
+    rows = beyond.layout_values(speed)["rows"]
+    assert [row.flash for row in rows if row.layout == "2-D"] == [False, False]
+    assert all(row.flash for row in rows if row.layout != "2-D")
+    next(row for row in speed["layouts"]["results"] if row["layout"] == "2-D")["torch_sdp_choice"] = 1
+    with pytest.raises(ClaimError, match=r"beyond-quadratic.md: .*one kernel, math or flash, for 2-D"):
+        beyond.layout_values(speed)

@@ -1,0 +1,82 @@
+"""The kernel's blocks on two threads with OpenBLAS on one (qkv/_threads.py): same results, the thread
+count put back, a silent fall-back to one thread when OpenBLAS's symbol is not there, errors passed on."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import qkv._threads as threads
+from qkv import plain_attention, scaled_dot_product_attention
+
+RNG = np.random.default_rng(7)
+needs_openblas = pytest.mark.skipif(threads._openblas is None or threads._cores() < 2,
+                                    reason="numpy's OpenBLAS symbol or a second core is missing")
+
+
+def _recording(monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], list[int]]:
+    """Record which threads run the blocks and OpenBLAS's thread count while they run."""
+    names: set[str] = set()
+    counts: list[int] = []
+    real = threads._run_all
+
+    def run_all(tasks, run):  # type: ignore[no-untyped-def]
+        names.add(threading.current_thread().name)
+        if threads._openblas is not None:
+            counts.append(threads._openblas[1]())
+        real(tasks, run)
+
+    monkeypatch.setattr(threads, "_run_all", run_all)
+    return names, counts
+
+
+@needs_openblas
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_two_threads_give_the_five_steps_result_and_put_the_thread_count_back(monkeypatch: pytest.MonkeyPatch,
+                                                                              is_causal: bool) -> None:
+    q, k, v = (RNG.standard_normal((1, 4, 600, 16)) for _ in range(3))  # several blocks per head
+    monkeypatch.setattr(threads, "MIN_SCORES", 0)
+    before = threads._openblas[1]()
+    names, counts = _recording(monkeypatch)
+    fast = scaled_dot_product_attention(q, k, v, is_causal=is_causal)
+    plain = plain_attention(q, k, v, is_causal=is_causal)
+    np.testing.assert_allclose(fast.output, plain.output, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(fast.weights, plain.weights, rtol=0, atol=1e-13)
+    assert len(names) == 2 and all(name.startswith("qkv") for name in names), names
+    assert counts == [1, 1]  # OpenBLAS on one thread while the blocks ran
+    assert threads._openblas[1]() == before  # and as it was after
+
+
+def test_without_the_openblas_symbol_the_blocks_run_in_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    q, k, v = (RNG.standard_normal((1, 4, 600, 16)) for _ in range(3))
+    monkeypatch.setattr(threads, "MIN_SCORES", 0)
+    monkeypatch.setattr(threads, "_openblas", None)
+    names, _ = _recording(monkeypatch)
+    fast = scaled_dot_product_attention(q, k, v)
+    np.testing.assert_allclose(fast.output, plain_attention(q, k, v).output, rtol=0, atol=1e-12)
+    assert names == {threading.current_thread().name}
+
+
+def test_small_calls_and_a_call_already_under_way_stay_in_the_calling_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    q, k, v = (RNG.standard_normal((2, 100, 8)) for _ in range(3))  # far below MIN_SCORES
+    names, _ = _recording(monkeypatch)
+    scaled_dot_product_attention(q, k, v)
+    assert names == {threading.current_thread().name}
+    monkeypatch.setattr(threads, "MIN_SCORES", 0)
+    with threads._lock:  # another call holds the thread count
+        scaled_dot_product_attention(q, k, v)
+    assert names == {threading.current_thread().name}
+
+
+@needs_openblas
+def test_an_error_in_a_block_on_a_thread_reaches_the_caller_and_the_count_is_put_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(threads, "MIN_SCORES", 0)
+    before = threads._openblas[1]()
+    q = RNG.standard_normal((1, 2, 600, 4)).astype(np.float32)
+    q[0, 1, 500] = 3e38  # one row of the second head overflows
+    k = np.ones((1, 2, 600, 4), dtype=np.float32)
+    with pytest.raises(ValueError, match="overflowed"):
+        scaled_dot_product_attention(q, k, k)
+    assert threads._openblas[1]() == before
