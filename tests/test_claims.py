@@ -10,10 +10,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from conftest import build_site
+
 from qkv_site.claims import ClaimError, choose, claim, listing
-from qkv_site.figure_markup import figure
 from qkv_site.figures.attention_time import note
 from qkv_site.figures.results import load
 from qkv_site.pages import beyond_quadratic as beyond
@@ -86,16 +85,6 @@ def test_an_empty_list_is_never_written() -> None:
     assert listing(["1"], "zh") == "1" and listing(["1", "2", "3"], "zh") == "1、2 和 3"
     with pytest.raises(ValueError, match="empty list"):
         listing([], "en")
-
-
-def test_a_printed_figure_has_both_schemes_and_links_to_its_code() -> None:
-    markup = figure("attention_time", "en", alt="A plot", caption="The caption.")
-    assert markup.count("](../figures/attention_time.") == 2 and "#only-light" in markup and "#only-dark" in markup
-    assert 'href="https://github.com/qkv-site/qkv-site/blob/main/src/qkv_site/figures/attention_time.py">Figure code</a></figcaption>' in markup
-    with pytest.raises(ValueError, match="square brackets"):
-        figure("attention_time", "en", alt="a [b]", caption="c")
-    with pytest.raises(ValueError, match="not one of the site's figures"):
-        figure("no_such_figure", "en", alt="a", caption="c")
 
 
 # The beyond page on the committed results and on altered ones ------------------------------------

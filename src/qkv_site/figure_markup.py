@@ -1,17 +1,13 @@
-"""A figure's code on its page, and a figure's Markdown when a build-time code block writes it.
-
-Every figure of the site is drawn by `qkv_site.figures.<name>`; its caption ends with a link to that
-code, folded under the figure (`code_block`), and to the file in the repository when the build knows
-the repository. The plugin (`qkv_site.build.figures`) does this for the figures a page writes by hand; a figure whose alt
-text or caption describes computed numbers is printed by a ``python exec="on"`` block with `figure`:
-the same markup, the same block. Nothing here imports matplotlib.
+"""A figure's code on its page: every figure of the site is drawn by `qkv_site.figures.<name>`; its
+caption ends with a link to that code, folded under the figure (`code_block`, put there by
+`qkv_site.build.figures`), and to the file in the repository when the build knows it. Nothing here
+imports matplotlib.
 """
 
 from __future__ import annotations
 
 import html
 import importlib.util
-import os
 import re
 from pathlib import Path
 
@@ -56,24 +52,3 @@ def code_block(name: str, lang: str, repo_url: str | None) -> str:
         f"<summary>{SOURCE_LABEL[lang]}{COLON[lang]}<code>{path.name}</code></summary>\n\n"
         f"{fence}python\n{code}\n{fence}\n{repository}\n</details>"
     )
-
-
-
-def figure(name: str, lang: str, *, alt: str, caption: str) -> str:
-    """``<figure>`` with figures/{name}.light.svg and .dark.svg, both with `alt`, and `caption` (Markdown,
-    one line), followed by the folded block with its code.
-
-    Printed by a code block, its output is not rewritten by MkDocs: the images are addressed from
-    the page's URL (``…/<lang>/<page>/``), one folder below the language's ``figures/``.
-    """
-    if lang not in SOURCE_LABEL:
-        raise ValueError(f"unknown language {lang!r}; choose one of {tuple(SOURCE_LABEL)}")
-    for what, text in (("alt text", alt), ("caption", caption)):
-        if not text.strip() or "\n" in text:
-            raise ValueError(f"figure {name}: the {what} must be one non-empty line, got {text!r}")
-    if re.search(r"[\[\]]", alt):
-        raise ValueError(f"figure {name}: square brackets would end the image's alt text early: {alt!r}")
-    link = f'<a class="figure-source" href="#{code_anchor(name)}">{SOURCE_LABEL[lang]}</a>'
-    images = "\n".join(f"  ![{alt}](../figures/{name}.{scheme}.svg#only-{scheme})" for scheme in ("light", "dark"))
-    block = code_block(name, lang, os.environ.get("REPO_URL") or None)  # a code block does not see MkDocs' config
-    return f'<figure markdown="span">\n{images}\n  <figcaption markdown>{caption} {link}</figcaption>\n</figure>\n\n{block}'

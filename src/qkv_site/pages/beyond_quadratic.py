@@ -541,7 +541,8 @@ def kv_cache_values() -> dict[str, Any]:
     return {"n": _n(n), "rows": rows, "figure_n": _n(seq_len), "first": first.name, "last": last.name,
             "exercise": {"layers": str(llama.layers), "heads": str(llama.heads), "kv_heads": str(llama.kv_heads),
                          "head_dim": str(llama.head_dim), "n": _n(EXERCISE_SEQ_LEN), "gqa": format_bytes(gqa),
-                         "rows": [_exercise_row(llama.layers, llama.heads, kv_heads, llama.head_dim, gqa, kv_heads == llama.kv_heads)
+                         "rows": [_exercise_row(llama.layers, llama.heads, kv_heads, llama.head_dim, gqa,
+                                                kv_heads == llama.kv_heads)
                                   for kv_heads in (llama.heads, llama.kv_heads, 1)]}}
 
 
