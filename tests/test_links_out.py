@@ -126,3 +126,9 @@ def test_the_home_page_names_the_repository_only_when_the_build_knows_it() -> No
         unknown = render(page, {"values": "index"}, f"{lang}/index.md", site={"repo_url": None, "repo_name": None})
         assert "git clone https://github.com/o/r.git && cd r" in known and "(https://github.com/o/r)" in known
         assert "github.com" not in unknown and "git clone" not in unknown, lang
+
+
+def test_no_page_source_names_a_repository_of_its_own() -> None:
+    # The repository comes from the deploy environment ({{ repo_url }}), never typed into a page.
+    typed = [str(page.relative_to(ROOT)) for page in sorted(DOCS.rglob("*.md")) if "github.com/" in page.read_text(encoding="utf-8")]
+    assert not typed, f"pages that type a repository address: {typed}"
