@@ -52,7 +52,7 @@ QUERIES = {
         ("dot product", "why-sqrt-dk.md", "variance-derivation"),
         ("symmetric", "asymmetry.md", None),
         ("cross-attention", "self-vs-cross.md", "why-cross-attention"),
-        ("causal mask", "worked-example.md", "exercise-2"),
+        ("causal mask", "beyond-quadratic.md", "causal-skipping"),  # how the mask's hidden tiles are skipped
         ("multi-head", "beyond-quadratic.md", "kv-cache"),
         ("online softmax", "beyond-quadratic.md", "online-softmax"),
         ("kv cache", "beyond-quadratic.md", "kv-cache"),
