@@ -158,11 +158,15 @@ def exec_and_reader_code(lang: str) -> tuple[list[str], str]:
         if source.endswith(".ipynb"):
             reader += ["".join(cell["source"]) for cell in json.loads(path.read_text(encoding="utf-8"))["cells"] if cell["cell_type"] == "code"]
             continue
-        for info, body in re.findall(r"^\s*```(\w+[^\n]*)\n(.*?)^\s*```", path.read_text(encoding="utf-8"), flags=re.MULTILINE | re.DOTALL):
-            # A build-time block runs a program of docs_src/ (folded or in a code tab: neither is printed).
+        for indent, info, body in re.findall(r"^( *)```(\w+[^\n]*)\n(.*?)^ *```", path.read_text(encoding="utf-8"),
+                                             flags=re.MULTILINE | re.DOTALL):
+            # A build-time block runs a program of docs_src/. Its code is the reader's when the page shows it
+            # in the open (source="above", not indented into a folded block); in a folded block or a code
+            # tab it is not printed.
             body = re.sub(r'^\s*--8<--\s+"([^"]+)"\s*$', lambda m: (ROOT / "docs_src" / m[1]).read_text(encoding="utf-8"), body,
                           flags=re.MULTILINE)
-            (build if 'exec="on"' in info else reader).append(body)
+            shown_in_the_open = 'exec="on"' not in info or ('source="above"' in info and not indent)
+            (reader if shown_in_the_open else build).append(body)
     return [line.strip() for block in build for line in block.splitlines()], squeeze("\n".join(reader))
 
 
