@@ -24,6 +24,8 @@ from qkv_site.cache_files import atomic_write, sweep
 
 PAGES_PACKAGE = "qkv_site.pages"
 FRONT_MATTER_KEY = "values"
+# What every page may name from the build's configuration; None unless the deploy environment sets it.
+SITE_NAMES: dict[str, Any] = {"repo_url": None, "repo_name": None}
 
 _environment = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
@@ -65,12 +67,13 @@ def render(markdown: str, meta: Mapping[str, Any], src_uri: str, cache: Path | N
     name = meta.get(FRONT_MATTER_KEY)
     if name is None:
         return markdown
+    site = {**SITE_NAMES, **(site or {})}
     try:
         values = page_values(str(name), cache)
-        clash = sorted(set(values) & set(site or {}))
+        clash = sorted(set(values) & set(site))
         if clash:
             raise ValueError(f"its values shadow the site's own names {clash}")
-        return _environment.from_string(markdown).render({**(site or {}), **values})
+        return _environment.from_string(markdown).render({**site, **values})
     except jinja2.TemplateSyntaxError as error:
         raise PluginError(f"{src_uri}, line {error.lineno}: {error.message}") from error
     except Exception as error:
