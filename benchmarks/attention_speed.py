@@ -14,8 +14,11 @@ Implementations, measured side by side in one run on the same inputs:
 - qkv_causal, tiled_causal: the same with is_causal=True (2-D part only)
 
 A second part times qkv against the kernel PyTorch really runs for each layout, and says which one
-it is (torch._fused_sdp_choice: 0 = its unfused math path, 1 = its fused flash kernel): 2-D (n, d),
-(1, 1, n, d), (1, 8, n, d), (1, 8, n, d) with is_causal=True, and a batch-heavy shape
+it is. qkv is timed twice there: qkv.attention_output returns the output only, as PyTorch does (it
+never makes the n×n weights), and the targets are measured on it; qkv.scaled_dot_product_attention
+also returns the weights, and its ratios are printed beside. PyTorch's kernel is named as
+torch._fused_sdp_choice gives it (0 = its unfused math path, 1 = its fused flash kernel). The layouts:
+2-D (n, d), (1, 1, n, d), (1, 8, n, d), (1, 8, n, d) with is_causal=True, and a batch-heavy shape
 (4, 32, 512, d) at n = 512 with as many scores at larger n (4 sequences, 32·(512/n)² heads), in
 float32, and (1, 8, n, d) and 2-D in float16 too: qkv's float16/float32 time ratio beside PyTorch's.
 
@@ -39,7 +42,7 @@ import numpy as np
 
 from _common import machine_info, median, output_path, parser, run_main, table, verdict, write_results
 
-from qkv import scaled_dot_product_attention, tiled_attention
+from qkv import attention_output, scaled_dot_product_attention, tiled_attention
 from qkv.tiled import DEFAULT_BLOCK_SIZE
 
 TARGET_NS, TARGET_RATIO = (512, 4096), 1.15  # 2-D: qkv/torch (PyTorch's math path) at every n in this range
@@ -151,7 +154,7 @@ def measure(n: int, repeats: int, torch, rng: np.random.Generator, pause: float)
 
 def layouts(n: int) -> list[tuple[str, tuple[int, ...], bool, bool]]:
     """(label, shape, is_causal, also in float16) of every layout measured at n."""
-    heads = max(1, 32 * 512**2 // n**2)
+    heads = max(1, 32 * 512**2 // max(n, 512) ** 2)  # as many scores as (4, 32, 512, d); 32 heads below n = 512 (--quick)
     return [
         ("2-D", (n, D), False, True),
         ("(1, 1, n, d)", (1, 1, n, D), False, False),
@@ -178,13 +181,17 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
                         return functional.scaled_dot_product_attention(tq, tk, tv, is_causal=causal)
 
                 functions = {"qkv": lambda q=q, k=k, v=v, causal=causal: scaled_dot_product_attention(q, k, v, is_causal=causal),
+                             "qkv_output": lambda q=q, k=k, v=v, causal=causal: attention_output(q, k, v, is_causal=causal),
                              "torch": run_torch}
-                np.testing.assert_allclose(functions["qkv"]().output.astype(np.float64), run_torch().numpy().astype(np.float64),
-                                           rtol=1e-3, atol=2e-3 if dtype == np.float16 else 1e-5, err_msg=label)
+                expected = run_torch().numpy().astype(np.float64)
+                for output in (functions["qkv"]().output, functions["qkv_output"]()):
+                    np.testing.assert_allclose(output.astype(np.float64), expected, rtol=1e-3,
+                                               atol=2e-3 if dtype == np.float16 else 1e-5, err_msg=label)
                 calls = {name: calibrate(f, pause) for name, f in functions.items()}
                 samples: dict[str, list[float]] = {name: [] for name in functions}
+                names = list(functions)
                 for repeat in range(repeats):
-                    for name in (["qkv", "torch"] if repeat % 2 == 0 else ["torch", "qkv"]):
+                    for name in names[repeat % len(names):] + names[:repeat % len(names)]:  # a rotating order
                         time.sleep(pause)
                         samples[name].append(time_once(functions[name], calls[name]))
                 choice = int(torch._fused_sdp_choice(tq, tk, tv, is_causal=causal))
@@ -192,7 +199,8 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
                              "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
                              **{f"{name}_median_s": median(times) for name, times in samples.items()},
                              **{f"{name}_samples_s": times for name, times in samples.items()},
-                             "qkv_over_torch": median(samples["qkv"]) / median(samples["torch"])})
+                             "qkv_over_torch": median(samples["qkv"]) / median(samples["torch"]),
+                             "qkv_output_over_torch": median(samples["qkv_output"]) / median(samples["torch"])})
         print(f"  layouts at n = {n:,} done", flush=True)
     return rows
 
@@ -203,39 +211,50 @@ def layout_report(rows: list[dict], ns: list[int]) -> dict:
         return next(r for r in rows if r["layout"] == label and r["n"] == n and r["dtype"] == dtype)
 
     labels = [label for label, *_ in layouts(ns[0])]
-    print("\nqkv / PyTorch by layout, float32 (PyTorch's kernel in brackets):")
-    print(table(["layout", *(f"n = {n:,}" for n in ns)],
-                [[label, *(f"{row(label, n)['qkv_over_torch']:.2f}× ({row(label, n)['torch_kernel'].split()[0]})" for n in ns)]
-                 for label in labels]))
+    for name, what in (("qkv_output", "qkv.attention_output (the output only, as PyTorch returns it)"),
+                       ("qkv", "qkv.scaled_dot_product_attention (the output and the n×n weights)")):
+        print(f"\n{what} / PyTorch by layout, float32 (PyTorch's kernel in brackets):")
+        cells = {(label, n): f"{row(label, n)[f'{name}_over_torch']:.2f}× ({row(label, n)['torch_kernel'].split()[0]})"
+                 for label in labels for n in ns}
+        print(table(["layout", *(f"n = {n:,}" for n in ns)], [[label, *(cells[label, n] for n in ns)] for label in labels]))
     print("\nfloat16 / float32 time, qkv beside PyTorch:")
     half_rows, float16 = [], {}
     for label in ("2-D", "(1, 8, n, d)"):
         for n in ns:
-            ours = row(label, n, "float16")["qkv_median_s"] / row(label, n)["qkv_median_s"]
+            ours = row(label, n, "float16")["qkv_output_median_s"] / row(label, n)["qkv_output_median_s"]
+            with_weights = row(label, n, "float16")["qkv_median_s"] / row(label, n)["qkv_median_s"]
             theirs = row(label, n, "float16")["torch_median_s"] / row(label, n)["torch_median_s"]
-            float16[f"{label} n={n}"] = {"qkv": ours, "torch": theirs, "met": ours <= theirs}
-            half_rows.append([label, f"{n:,}", f"{ours:.2f}×", f"{theirs:.2f}×"])
-    print(table(["layout", "n", "qkv float16/float32", "PyTorch float16/float32"], half_rows))
-    own = {n: row("(1, 8, n, d) causal", n)["qkv_median_s"] / row("(1, 8, n, d)", n)["qkv_median_s"] for n in ns}
-    print("\nqkv causal / qkv non-causal at (1, 8, n, d): " + ", ".join(f"{own[n]:.2f} at n = {n:,}" for n in ns))
-    fused = {label: {n: row(label, n)["qkv_over_torch"] for n in ns} for label in ("(1, 8, n, d)", "batch-heavy", "(1, 8, n, d) causal")}
+            float16[f"{label} n={n}"] = {"qkv_output": ours, "qkv": with_weights, "torch": theirs, "met": ours <= theirs}
+            half_rows.append([label, f"{n:,}", f"{ours:.2f}×", f"{with_weights:.2f}×", f"{theirs:.2f}×"])
+    print(table(["layout", "n", "qkv output only float16/float32", "qkv with weights", "PyTorch float16/float32"], half_rows))
+    own = {n: row("(1, 8, n, d) causal", n)["qkv_output_median_s"] / row("(1, 8, n, d)", n)["qkv_output_median_s"] for n in ns}
+    own_with_weights = {n: row("(1, 8, n, d) causal", n)["qkv_median_s"] / row("(1, 8, n, d)", n)["qkv_median_s"] for n in ns}
+    print("\nqkv causal / qkv non-causal at (1, 8, n, d), output only: " + ", ".join(f"{own[n]:.2f} at n = {n:,}" for n in ns))
+    print("the same with the weights: " + ", ".join(f"{own_with_weights[n]:.2f} at n = {n:,}" for n in ns))
+    fused = {label: {n: row(label, n)["qkv_output_over_torch"] for n in ns}
+             for label in ("(1, 8, n, d)", "batch-heavy", "(1, 8, n, d) causal")}
     causal_ns = [n for n in ns if n >= CAUSAL_FROM_N] or ns[-1:]
     span = f"every n from {ns[0]:,} to {ns[-1]:,}"
+    ours = "qkv.attention_output"
     targets = {
-        "heads": {"description": f"qkv within {LAYOUT_RATIO}× of PyTorch's fused kernel at (1, 8, n, 64), {span}",
+        "heads": {"description": f"{ours} within {LAYOUT_RATIO}× of PyTorch's fused kernel at (1, 8, n, 64), {span}",
                   "limit": LAYOUT_RATIO, "ratios": fused["(1, 8, n, d)"]},
-        "batch_heavy": {"description": f"qkv within {LAYOUT_RATIO}× of PyTorch's fused kernel at the batch-heavy shape, {span}",
+        "batch_heavy": {"description": f"{ours} within {LAYOUT_RATIO}× of PyTorch's fused kernel at the batch-heavy shape, "
+                                       f"{span}",
                         "limit": LAYOUT_RATIO, "ratios": fused["batch-heavy"]},
-        "causal_vs_torch": {"description": f"qkv causal within {LAYOUT_RATIO}× of PyTorch's causal kernel at (1, 8, n, 64), {span}",
+        "causal_vs_torch": {"description": f"{ours} causal within {LAYOUT_RATIO}× of PyTorch's causal kernel at (1, 8, n, 64), "
+                                           f"{span}",
                             "limit": LAYOUT_RATIO, "ratios": fused["(1, 8, n, d) causal"]},
-        "causal_vs_own": {"description": f"qkv causal at most {CAUSAL_OWN_RATIO}× qkv non-causal at (1, 8, n, 64), n >= {CAUSAL_FROM_N:,}",
+        "causal_vs_own": {"description": f"{ours} causal at most {CAUSAL_OWN_RATIO}× its non-causal time at (1, 8, n, 64), "
+                                         f"n >= {CAUSAL_FROM_N:,}",
                           "limit": CAUSAL_OWN_RATIO, "ratios": {n: own[n] for n in causal_ns}},
     }
     for target in targets.values():
         target["worst"] = max(target["ratios"].values())
         target["met"] = target["worst"] <= target["limit"]
         target["ratios"] = {str(n): ratio for n, ratio in target["ratios"].items()}
-    targets["float16_vs_torch"] = {"description": "qkv float16/float32 time no worse than PyTorch's float16/float32, same shapes",
+    targets["float16_vs_torch"] = {"description": f"{ours} float16/float32 time no worse than PyTorch's float16/float32, "
+                                                  "same shapes",
                                    "ratios": float16, "met": all(entry["met"] for entry in float16.values())}
     for target in targets.values():
         worst = f" (worst {target['worst']:.2f}×)" if "worst" in target else ""

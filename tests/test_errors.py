@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from qkv import (
+    attention_output,
     attention_scores,
     causal_mask,
     cross_attention,
@@ -43,8 +44,15 @@ W = np.ones((4, 3))
 
 
 def attend(**overrides: object) -> None:
+    """Call scaled_dot_product_attention; attention_output, given the same arguments, must fail the same way."""
     arguments = {"q": Q, "k": K, "v": V, **overrides}
-    scaled_dot_product_attention(**arguments)
+    try:
+        scaled_dot_product_attention(**arguments)
+    except (TypeError, ValueError) as error:
+        with pytest.raises(type(error), match=re.escape(str(error))):
+            attention_output(**arguments)
+        raise
+    attention_output(**arguments)
 
 
 # ---- shapes -------------------------------------------------------------------------------------
@@ -88,7 +96,7 @@ def test_an_empty_batch_no_queries_or_d_v_0_give_empty_results_as_in_pytorch(
     q_shape: tuple[int, ...], kv_batch: tuple[int, ...], d_v: int
 ) -> None:
     q, k, v = np.ones(q_shape), np.ones((*kv_batch, 2, 3)), np.ones((*kv_batch, 2, d_v))
-    for attention in (scaled_dot_product_attention, tiled_attention):
+    for attention in (scaled_dot_product_attention, attention_output, tiled_attention):
         result = attention(q=q, k=k, v=v)
         output = result[0] if attention is scaled_dot_product_attention else result
         assert output.shape == np.broadcast_shapes(q_shape[:-2], kv_batch) + (q_shape[-2], d_v)
@@ -96,7 +104,7 @@ def test_an_empty_batch_no_queries_or_d_v_0_give_empty_results_as_in_pytorch(
 
 def test_no_keys_is_an_error_where_pytorch_returns_zeros() -> None:
     expected = "k has no keys (k.shape=(0, 3)); softmax over no keys is undefined"
-    for attention in (scaled_dot_product_attention, tiled_attention):
+    for attention in (scaled_dot_product_attention, attention_output, tiled_attention):
         with pytest.raises(ValueError, match=re.escape(expected)):
             attention(q=Q, k=np.ones((0, 3)), v=np.ones((0, 5)))
 
@@ -162,7 +170,7 @@ def test_bad_scale_types(scale: object) -> None:
 
 def test_float32_overflow_is_reported_not_returned_as_inf() -> None:
     big = np.full((2, 3), 1e20, np.float32)  # 1e20·1e20·3/√3 > 3.4e38, the float32 maximum
-    for attention in (scaled_dot_product_attention, tiled_attention):
+    for attention in (scaled_dot_product_attention, attention_output, tiled_attention):
         with pytest.raises(ValueError, match=r"q·kᵀ·scale overflowed to inf/NaN in float32"):
             attention(q=big, k=big, v=big)
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import qkv._kernel
-from qkv import causal_mask, plain_attention, scaled_dot_product_attention
+from qkv import attention_output, causal_mask, plain_attention, scaled_dot_product_attention
 from qkv._kernel import causal_work_share
 
 RNG = np.random.default_rng(2026)
@@ -48,6 +48,45 @@ def test_the_fast_kernel_equals_the_five_steps_with_a_mask(mask_shape) -> None:
     mask = RNG.random(mask_shape) < 0.6
     mask[..., 0] = True  # every row keeps a key
     assert_same(scaled_dot_product_attention(q, k, v, mask=mask), plain_attention(q, k, v, mask=mask), np.float64)
+    output = attention_output(q, k, v, mask=mask)
+    np.testing.assert_allclose(output, plain_attention(q, k, v, mask=mask).output, rtol=0, atol=4 * TOLERANCE[np.float64])
+
+
+OUTPUT_CASES = CASES + [
+    ((1, 4, 1500, 16), (1, 4, 1500, 16), (1, 4, 1500, 8), {}),  # blocks of both threads, more than one buffer's rows
+    ((1, 4, 1500, 16), (1, 4, 1500, 16), (1, 4, 1500, 8), {"is_causal": True}),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize(("q_shape", "k_shape", "v_shape", "options"), OUTPUT_CASES)
+def test_the_output_alone_is_the_output_with_the_weights(dtype, q_shape, k_shape, v_shape, options) -> None:
+    q, k, v = (RNG.normal(size=shape).astype(dtype) for shape in (q_shape, k_shape, v_shape))
+    output = attention_output(q, k, v, **options)
+    expected = scaled_dot_product_attention(q, k, v, **options).output
+    assert output.dtype == expected.dtype == dtype and output.shape == expected.shape
+    np.testing.assert_allclose(output.astype(float), expected.astype(float), rtol=0, atol=TOLERANCE[dtype])
+
+
+def test_the_output_alone_makes_no_n_by_n_array(monkeypatch) -> None:
+    n = 2048
+    q, k, v = (RNG.normal(size=(1, 2, n, 16)).astype(np.float32) for _ in range(3))
+    largest = []
+    original = np.empty
+
+    def recording_empty(shape, *args, **kwargs):
+        largest.append(int(np.prod(shape)))
+        return original(shape, *args, **kwargs)
+
+    monkeypatch.setattr(qkv._kernel.np, "empty", recording_empty)
+    attention_output(q, k, v)
+    without = max(largest)
+    largest.clear()
+    scaled_dot_product_attention(q, k, v)
+    with_weights = max(largest)
+    monkeypatch.undo()
+    assert with_weights == 2 * n * n  # the weights of both heads
+    assert without <= n * n // 4, f"the output alone made an array of {without:,} numbers for n = {n}"
 
 
 def test_the_five_steps_are_the_formula() -> None:
@@ -87,3 +126,5 @@ def test_one_blocks_overflow_is_reported() -> None:
         warnings.simplefilter("error")
         with pytest.raises(ValueError, match=r"q·kᵀ·scale overflowed"):
             scaled_dot_product_attention(q, k, q)
+        with pytest.raises(ValueError, match=r"q·kᵀ·scale overflowed"):
+            attention_output(q, k, q)

@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from qkv import causal_mask, scaled_dot_product_attention, tiled_attention  # noqa: E402
+from qkv import attention_output, causal_mask, scaled_dot_product_attention, tiled_attention  # noqa: E402
 
 TOLERANCE = 1e-6
 N_CASES = 100
@@ -94,6 +94,7 @@ def test_matches_torch(seed: int, dtype: str) -> None:
     torch_output, torch_weights = torch_attention(case)
     assert_close(output, torch_output, dtype)
     assert_close(weights, torch_weights, dtype)
+    assert_close(attention_output(**case), torch_output, dtype)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -115,6 +116,7 @@ def test_is_causal_matches_torch_also_when_n_q_and_n_k_differ(dtype: str, n_q: i
     k, v = (rng.normal(size=(2, 3, n_k, 16)).astype(dtype) for _ in range(2))
     expected = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q, k, v)), is_causal=True)
     assert_close(scaled_dot_product_attention(q, k, v, is_causal=True).output, expected, dtype)
+    assert_close(attention_output(q, k, v, is_causal=True), expected, dtype)
     assert_close(tiled_attention(q, k, v, is_causal=True, block_size=3), expected, dtype)
 
 
@@ -126,6 +128,7 @@ def test_enable_gqa_matches_torch(dtype: str, heads: int, kv_heads: int) -> None
     k, v = (rng.normal(size=(2, kv_heads, 9, 16)).astype(dtype) for _ in range(2))
     expected = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q, k, v)), enable_gqa=True)
     assert_close(scaled_dot_product_attention(q, k, v, enable_gqa=True).output, expected, dtype)
+    assert_close(attention_output(q, k, v, enable_gqa=True), expected, dtype)
     assert_close(tiled_attention(q, k, v, enable_gqa=True, block_size=4), expected, dtype)
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qkv import causal_mask, online_softmax_steps, scaled_dot_product_attention, softmax, tiled_attention
+from qkv import attention_output, causal_mask, online_softmax_steps, scaled_dot_product_attention, softmax, tiled_attention
 from qkv.examples import worked_example
 
 # (batch shape, n_q, n_k, d_k, d_v): square and not, tiny and a few hundred, with and without batch dims.
@@ -332,7 +332,8 @@ def test_a_scale_above_one_does_not_overflow_the_queries(dtype: type) -> None:
     q, k, v = np.array([[big], [1]], dtype), np.array([[1e-10], [2e-10]], dtype), np.array([[1], [2]], dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        for output in (scaled_dot_product_attention(q, k, v, scale=4.0).output, tiled_attention(q, k, v, scale=4.0)):
+        for output in (scaled_dot_product_attention(q, k, v, scale=4.0).output, attention_output(q, k, v, scale=4.0),
+                       tiled_attention(q, k, v, scale=4.0)):
             np.testing.assert_allclose(output.ravel(), [2.0, 1.5])
 
 
@@ -347,7 +348,7 @@ def test_values_near_the_dtype_maximum_give_their_convex_combination(dtype: type
         warnings.simplefilter("error")
         same = np.array([[top], [top]], dtype)
         q, k = np.array([[1.0], [2.0]], dtype), np.array([[1.0], [0.5]], dtype)
-        for output in (scaled_dot_product_attention(q, k, same).output, tiled_attention(q, k, same)):
+        for output in (scaled_dot_product_attention(q, k, same).output, attention_output(q, k, same), tiled_attention(q, k, same)):
             assert np.isfinite(output).all()
             np.testing.assert_allclose(output / top, 1.0, rtol=0, atol=4 * np.finfo(dtype).eps)  # max, to rounding
         for _ in range(100):
@@ -357,6 +358,7 @@ def test_values_near_the_dtype_maximum_give_their_convex_combination(dtype: type
             tiled = tiled_attention(q, k, v, block_size=2)
             exact = weights.astype(np.float64) @ (v.astype(np.float64) / top)  # in units of the maximum
             np.testing.assert_allclose(plain / top, exact, rtol=0, atol=1e-5)
+            np.testing.assert_allclose(attention_output(q, k, v) / top, exact, rtol=0, atol=1e-5)
             np.testing.assert_allclose(tiled / top, exact, rtol=0, atol=1e-5)
 
 

@@ -2,8 +2,9 @@
 
 `scaled_dot_product_attention(q, k, v, *, mask=None, scale=None, is_causal=False, enable_gqa=False)`
 takes the options of PyTorch's `torch.nn.functional.scaled_dot_product_attention`, by keyword
-only, and returns `(output, weights)` as a named tuple; `tiled_attention` takes the same options
-(and `block_size`) and returns the output. float16 is computed in float32 and returned in float16.
+only, and returns `(output, weights)` as a named tuple; `attention_output` takes the same options and
+returns only the output, without ever making the n×n weights (what a model runs); `tiled_attention`
+takes the same options (and `block_size`) and returns the output. float16 is computed in float32 and returned in float16.
 
 Errors follow one rule:
 
@@ -51,7 +52,7 @@ from __future__ import annotations
 
 # The modules too: the article's material (examples), the deep dives (analysis, complexity, kv_cache, tiled).
 from qkv import analysis, complexity, examples, kv_cache, tiled
-from qkv.attention import Attention, attention_scores, plain_attention, scaled_dot_product_attention
+from qkv.attention import Attention, attention_output, attention_scores, plain_attention, scaled_dot_product_attention
 from qkv.kv_cache import kv_cache_bytes
 from qkv.masks import causal_mask
 from qkv.projections import cross_attention, project, self_attention
@@ -62,6 +63,7 @@ __all__ = [
     "softmax",
     "attention_scores",
     "scaled_dot_product_attention",
+    "attention_output",
     "plain_attention",
     "Attention",
     "causal_mask",

@@ -14,6 +14,7 @@ tests hold the two equal. This one gets its speed from two things:
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -25,19 +26,26 @@ from qkv._threads import run_blocks
 # Scores per block: 2²⁰ float32 numbers (4 MiB), well inside the L3 cache. Smaller blocks fit L2 but
 # need more matrix products, and each one wakes BLAS's threads: on a busy machine that costs more.
 _BLOCK_ELEMENTS = 1 << 20
+_OUTPUT_BLOCK_ELEMENTS = 1 << 18  # without weights: 1 MiB of float32 scores per thread, reused for every block
 _MIN_BLOCK_ROWS = 32  # BLAS is slow on thinner matrices
 
 
-def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
-    """(output, weights) of checked inputs; weights have the batch dims of q, k and the mask, output those of v too."""
+def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+    """(output, weights) of checked inputs; weights have the batch dims of q, k and the mask, output those of v too.
+
+    With ``keep_weights=False`` the weights are None: each block's weights live only in a small buffer
+    of the thread that computes them, and no n×n array is made (what PyTorch's fused kernels return).
+    The output is the same to rounding (the blocks are smaller, so BLAS may sum in another order).
+    """
     q, k, v = inputs.q, inputs.k, inputs.v
     n_q, n_k, d_v = inputs.n_q, inputs.n_k, v.shape[-1]
     mask_batch = () if inputs.mask is None else inputs.mask.shape[:-2]
     weights_batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], mask_batch)
-    weights = np.empty(weights_batch + (n_q, n_k), dtype=inputs.dtype)  # the only n×n array
-    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.work_dtype)
     # v adds batch dims of its own only in unusual calls: then the weights are made first and multiplied after.
     v_apart = inputs.batch_shape != weights_batch
+    keep_weights = keep_weights or v_apart
+    weights = np.empty(weights_batch + (n_q, n_k), dtype=inputs.dtype) if keep_weights else None  # the only n×n array
+    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.work_dtype)
     heads = list(np.ndindex(weights_batch))  # one index per (batch, head) whose weights are computed
     with np.errstate(under="ignore"):
         q_scaled = q * inputs.scale if inputs.scale <= 1 else q  # (..., n_q, d_k); a scale > 1 goes on the scores
@@ -46,25 +54,34 @@ def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
     v_heads = None if v_apart else np.broadcast_to(v, weights_batch + v.shape[-2:])
     mask = None if inputs.mask is None else np.atleast_2d(inputs.mask)  # a 1-D mask is one row for every query
     mask = None if mask is None else np.broadcast_to(mask, weights_batch + mask.shape[-2:])  # (..., n_q or 1, n_k)
-    rows = block_rows(n_q, n_k, inputs.is_causal)
-    if inputs.work_dtype != inputs.dtype:  # float16: a float32 buffer and the rounding's temporaries per block
+    rows = block_rows(n_q, n_k, inputs.is_causal, keep_weights)
+    if keep_weights and inputs.work_dtype != inputs.dtype:  # float16: a float32 buffer and the rounding's temporaries
         rows = max(_MIN_BLOCK_ROWS, rows // 4)  # keep them at a fraction of the float16 weights
+    buffers = threading.local()  # without weights: each thread's scores buffer, reused block after block
+
+    def block_scores(head: tuple[int, ...], r0: int, r1: int, k_end: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """Where block (head, r0:r1) computes its scores, and where its weights go (None: nowhere)."""
+        if weights is None:
+            if getattr(buffers, "scores", None) is None:
+                buffers.scores = np.empty(rows * n_k, inputs.work_dtype)
+            return buffers.scores[: (r1 - r0) * k_end].reshape(r1 - r0, k_end), None
+        target = weights[head][r0:r1, :k_end]  # float32/float64: the scores become the weights in place
+        return (target if weights.dtype == inputs.work_dtype else np.empty(target.shape, inputs.work_dtype)), target
 
     def one_block(head: tuple[int, ...], r0: int) -> None:
         r1 = min(r0 + rows, n_q)
         k_end = min(r1, n_k) if inputs.is_causal else n_k  # causal: keys after r1 - 1 are hidden from every row
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # overflow shows as the row maximum
-            target = weights[head][r0:r1, :k_end]  # float32/float64: the scores become the weights in place
-            scores = target if weights.dtype == inputs.work_dtype else np.empty(target.shape, inputs.work_dtype)
+            scores, target = block_scores(head, r0, r1, k_end)
             np.matmul(q_heads[head][r0:r1], k_heads[head][:k_end].T, out=scores)  # (rows, d_k) @ (d_k, k_end)
             if inputs.scale > 1:  # after the product: q·scale may overflow where q·kᵀ·scale does not
                 scores *= inputs.scale
             rows_mask = None if mask is None else mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
             _hide_masked_keys(scores, inputs, None if rows_mask is None else rows_mask[:, :k_end], r0)
             _softmax_rows(scores)
-            if scores.dtype != weights.dtype:  # float16: rounded once, while the block is in the cache
+            if target is not None and scores.dtype != target.dtype:  # float16: rounded once, while the block is in the cache
                 weights_to_float16(scores, target)
-            if k_end < n_k:
+            if weights is not None and k_end < n_k:
                 weights[head][r0:r1, k_end:] = 0
             if v_heads is not None:
                 np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
@@ -73,7 +90,7 @@ def attention_kernel(inputs: AttentionInputs) -> tuple[np.ndarray, np.ndarray]:
     # thread as before where that cannot be done (qkv/_threads.py).
     blocks = [(head, r0) for head in heads for r0 in range(0, n_q, rows)]
     run_blocks(blocks, lambda block: one_block(*block), scores=len(heads) * n_q * n_k)
-    if v_apart:
+    if v_apart and weights is not None:
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
             np.matmul(weights.astype(inputs.work_dtype, copy=False), v, out=output)  # (..., n_q, n_k) @ (..., n_k, d_v)
     return restore_v_scale(output, inputs), weights
@@ -102,10 +119,11 @@ def overflow_error(dtype: np.dtype[Any]) -> ValueError:
     return ValueError(f"q·kᵀ·scale overflowed to inf/NaN in {dtype}; the inputs are too large for this dtype")
 
 
-def block_rows(n_q: int, n_k: int, is_causal: bool) -> int:
+def block_rows(n_q: int, n_k: int, is_causal: bool, keep_weights: bool = True) -> int:
     """Query rows per block: scores of a cache's size, and with a causal mask at most n_q/8, so that the
-    diagonal blocks, which are computed whole, add only 1/16 to the half that is needed."""
-    rows = max(_MIN_BLOCK_ROWS, _BLOCK_ELEMENTS // n_k)
+    diagonal blocks, which are computed whole, add only 1/16 to the half that is needed. Without
+    weights to write out, a block's scores stay in one core's own cache."""
+    rows = max(_MIN_BLOCK_ROWS, (_BLOCK_ELEMENTS if keep_weights else _OUTPUT_BLOCK_ELEMENTS) // n_k)
     return max(_MIN_BLOCK_ROWS, min(rows, n_q // 8)) if is_causal else rows
 
 

@@ -110,8 +110,38 @@ def scaled_dot_product_attention(
     """
     inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
     output, weights = attention_kernel(inputs)  # qkv/_kernel.py: plain_attention below, in cache-sized blocks on every core
+    assert weights is not None  # kept unless asked not to
     check_computed_finite(output, "weights·v")
     return Attention(output, np.broadcast_to(weights, inputs.batch_shape + weights.shape[-2:]))
+
+
+def attention_output(
+    q: ArrayLike,
+    k: ArrayLike,
+    v: ArrayLike,
+    *,
+    mask: ArrayLike | None = None,
+    scale: float | None = None,
+    is_causal: bool = False,
+    enable_gqa: bool = False,
+) -> np.ndarray:
+    """The output of `scaled_dot_product_attention` alone, shape (..., n_q, d_v), as PyTorch's returns it.
+
+    Same options, same checks, same output to rounding; but the weights of a block of rows are
+    used and dropped while they are in the cache, so no (..., n_q, n_k) array is ever made. Call
+    this when only the output is needed: it is what a model runs.
+
+    >>> q = [[2, 0, 1], [0, 2, 1]]
+    >>> k = [[1, 1, 0], [0, 1, 1]]
+    >>> v = [[1, 0, 1], [0, 1, 0]]
+    >>> attention_output(q, k, v).round(2)
+    array([[0.64, 0.36, 0.64],
+           [0.36, 0.64, 0.36]])
+    """
+    inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
+    output, _ = attention_kernel(inputs, keep_weights=False)  # (..., n_q, d_v)
+    check_computed_finite(output, "weights·v")
+    return output
 
 
 def plain_attention(
