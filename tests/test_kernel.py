@@ -68,6 +68,19 @@ def test_the_output_alone_is_the_output_with_the_weights(dtype, q_shape, k_shape
     np.testing.assert_allclose(output.astype(float), expected.astype(float), rtol=0, atol=TOLERANCE[dtype])
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_output_alone_divides_before_it_sums_when_large_values_could_overflow(dtype) -> None:
+    # exp(s - max)·v sums up to n_k values before the division: with |v| at 1/8 of the maximum and
+    # 64 keys that would pass the maximum, so these rows are divided first, as with the weights.
+    top = np.finfo(dtype).max
+    q, k = np.zeros((3, 4), dtype), np.zeros((64, 4), dtype)
+    v = np.full((64, 2), top / 8, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        output = attention_output(q, k, v)
+    np.testing.assert_allclose(output / (top / 8), 1.0, rtol=0, atol=1e-6)
+
+
 def test_the_output_alone_makes_no_n_by_n_array(monkeypatch) -> None:
     n = 2048
     q, k, v = (RNG.normal(size=(1, 2, n, 16)).astype(np.float32) for _ in range(3))

@@ -58,6 +58,10 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     if keep_weights and inputs.work_dtype != inputs.dtype:  # float16: a float32 buffer and the rounding's temporaries
         rows = max(_MIN_BLOCK_ROWS, rows // 4)  # keep them at a fraction of the float16 weights
     buffers = threading.local()  # without weights: each thread's scores buffer, reused block after block
+    # Without weights, the division by each row's sum can wait for the output (d_v numbers, not k_end),
+    # unless exp·v, whose weights sum to at most n_k, could pass the dtype's maximum first.
+    normalise_after = (weights is None and v_heads is not None and v.size > 0
+                       and float(np.abs(v).max()) * n_k < float(np.finfo(inputs.work_dtype).max) / 2)
 
     def block_scores(head: tuple[int, ...], r0: int, r1: int, k_end: int) -> tuple[np.ndarray, np.ndarray | None]:
         """Where block (head, r0:r1) computes its scores, and where its weights go (None: nowhere)."""
@@ -78,7 +82,12 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
                 scores *= inputs.scale
             rows_mask = None if mask is None else mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
             _hide_masked_keys(scores, inputs, None if rows_mask is None else rows_mask[:, :k_end], r0)
-            _softmax_rows(scores)
+            sums = _exp_rows(scores)  # (rows, 1)
+            if normalise_after:  # the output alone: divide its d_v columns, not the block's k_end
+                np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
+                output[head][r0:r1] *= 1.0 / sums
+                return
+            scores *= 1.0 / sums  # the sum is >= 1: never 0/0; a product is cheaper than a quotient
             if target is not None and scores.dtype != target.dtype:  # float16: rounded once, while the block is in the cache
                 weights_to_float16(scores, target)
             if weights is not None and k_end < n_k:
@@ -105,14 +114,16 @@ def _hide_masked_keys(scores: np.ndarray, inputs: AttentionInputs, mask: np.ndar
         np.copyto(scores, -np.inf, where=hidden)
 
 
-def _softmax_rows(scores: np.ndarray) -> None:
-    """softmax along the last axis, in place; a row whose maximum is not finite overflowed."""
+def _exp_rows(scores: np.ndarray) -> np.ndarray:
+    """exp(scores - row maximum) in place, and each row's sum (rows, 1): softmax before its division.
+    A row whose maximum is not finite overflowed."""
     row_max = scores.max(axis=-1, keepdims=True)  # (rows, 1); NaN and +inf show here
     if not np.isfinite(row_max).all():
         raise overflow_error(scores.dtype)
     np.subtract(scores, row_max, out=scores)  # -1e308 - 1e308 = -inf is right: its weight is 0
     np.exp(scores, out=scores)  # every exponent <= 0: no overflow, the row's largest is exp(0) = 1
-    scores *= 1.0 / scores.sum(axis=-1, keepdims=True)  # the sum is >= 1: never 0/0; a product is cheaper than a quotient
+    sums: np.ndarray = scores.sum(axis=-1, keepdims=True)  # >= 1: the maximum's own exp(0)
+    return sums
 
 
 def overflow_error(dtype: np.dtype[Any]) -> ValueError:
