@@ -83,7 +83,7 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
             rows_mask = None if mask is None else mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
             _hide_masked_keys(scores, inputs, None if rows_mask is None else rows_mask[:, :k_end], r0)
             sums = _exp_rows(scores)  # (rows, 1)
-            if normalise_after:  # the output alone: divide its d_v columns, not the block's k_end
+            if normalise_after and v_heads is not None:  # the output alone: divide its d_v columns, not the block's k_end
                 np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
                 output[head][r0:r1] *= 1.0 / sums
                 return
