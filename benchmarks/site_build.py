@@ -166,16 +166,18 @@ def time_edit_reload(edits: int = 3) -> dict:
 
 def time_figures(quick: bool) -> dict:
     from qkv_site.figures import fonts, registry
+    from qkv_site.project import load_project
 
+    project = load_project(ROOT / "mkdocs.yml")
     fonts.register()  # the font is an install step (cached); not part of the figures' time
     with tempfile.TemporaryDirectory() as docs:
         start = time.perf_counter()
         if quick:  # one figure in one language and scheme: checks the path, not the time
             name = next(iter(registry.FIGURES))
-            registry.render_svg(registry.FIGURES[name], "zh", "light")
+            registry.render_svg(registry.FIGURES[name], "zh", "light", project)
             count = 1
         else:
-            count = len(registry.render_all(Path(docs)))
+            count = len(registry.render_all(Path(docs), project))
         seconds = time.perf_counter() - start
     return {"seconds": seconds, "svg_files": count}
 

@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from qkv_site.project import Project, load_project
+
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 LANGUAGES = ("zh", "en")
@@ -49,6 +51,17 @@ def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml", deploy_env: b
     env |= {"NO_MKDOCS_2_WARNING": "1"} | (DEPLOY_ENV if deploy_env else {})
     command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site_dir)]
     return subprocess.run(command, cwd=config.parent, env=env, capture_output=True, text=True, timeout=900)
+
+
+def the_project() -> Project:
+    """The project's paths as the build sees them: loaded from the repository's mkdocs.yml (once per process)."""
+    return load_project(ROOT / "mkdocs.yml")
+
+
+@pytest.fixture(scope="session")
+def project() -> Project:
+    """`the_project`, for a test that asks for it by name."""
+    return the_project()
 
 
 @pytest.fixture(scope="session")

@@ -13,11 +13,12 @@ from qkv.tiled import DEFAULT_BLOCK_SIZE
 from qkv_site.claims import ClaimError
 from qkv_site.figures.results import load
 from qkv_site.pages import beyond_quadratic as beyond
+from qkv_site.project import Project
 
 
 @pytest.fixture
-def speed() -> dict[str, Any]:
-    return copy.deepcopy(load("attention_speed"))
+def speed(project: Project) -> dict[str, Any]:
+    return copy.deepcopy(load(project, "attention_speed"))
 
 
 def _set_ratio(speed: dict[str, Any], causal: str, full: str, ratio: float, ns: list[int] | None = None) -> None:
@@ -29,12 +30,12 @@ def _set_ratio(speed: dict[str, Any], causal: str, full: str, ratio: float, ns: 
             rows[(n, causal)]["samples_s"] = [s * ratio for s in rows[(n, full)]["samples_s"]]
 
 
-def test_the_shares_are_the_kernels_and_the_tiles_skipped() -> None:
+def test_the_shares_are_the_kernels_and_the_tiles_skipped(project: Project) -> None:
     assert beyond.tiled_causal_share(4096, 1024) == 10 / 16  # 4 tiles a side: 4 + 3 + 2 + 1 of 16
     assert beyond.tiled_causal_share(1000, 128) == sum(min(q0 + 128, 1000) * (min(q0 + 128, 1000) - q0)
                                                        for q0 in range(0, 1000, 128)) / 1000**2
     assert beyond.tiled_causal_share(512, 1024) == 1.0  # one tile: nothing to skip
-    shown = beyond.causal_values(load("attention_speed"))
+    shown = beyond.causal_values(load(project, "attention_speed"))
     assert shown["share_1024"] == f"{causal_work_share(1024, 1024) * 100:g}%" == "56.25%"
     assert shown["tiled_block"] == f"{DEFAULT_BLOCK_SIZE:,}"
 

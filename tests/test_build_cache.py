@@ -3,55 +3,74 @@
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import shutil
 from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from qkv_site.build import compat
 from qkv_site.build.block_runs import BlockRunner
 from qkv_site.build_cache import BlockCache, inputs_digest
 from qkv_site.figures import stamp
+from qkv_site.project import Project, load_project
 
-ROOT = Path(__file__).resolve().parent.parent
 
-
-def _copy_sources(tmp_path: Path) -> Path:
+def _copy_sources(tmp_path: Path) -> dict[str, dict[str, Path]]:
+    """A copy of qkv and qkv_site: the packages as `inputs_digest` reads them, and as `stamp.source_digest` does."""
     src = tmp_path / "src"
     for package in ("qkv", "qkv_site"):
         shutil.copytree(ROOT / "src" / package, src / package, ignore=shutil.ignore_patterns("__pycache__"))
-    return src
+    return {"inputs": {"qkv": src / "qkv", "qkv_site": src / "qkv_site"},
+            "figures": {"qkv": src / "qkv", "qkv_site.figures": src / "qkv_site" / "figures"}}
 
 
-def test_a_change_to_qkv_changes_every_cache_key(tmp_path):
-    src = _copy_sources(tmp_path)
-    results = ROOT / "benchmarks" / "results"
-    before = inputs_digest(src, results), stamp.source_digest(src)
-    softmax = src / "qkv" / "softmax.py"
+def test_a_change_to_qkv_changes_every_cache_key(tmp_path: Path, project: Project) -> None:
+    copy = _copy_sources(tmp_path)
+    before = inputs_digest(project, copy["inputs"]), stamp.source_digest(project, copy["figures"])
+    softmax = copy["inputs"]["qkv"] / "softmax.py"
     softmax.write_text(softmax.read_text(encoding="utf-8") + "\n# one more line\n", encoding="utf-8")
-    after = inputs_digest(src, results), stamp.source_digest(src)
+    after = inputs_digest(project, copy["inputs"]), stamp.source_digest(project, copy["figures"])
     assert after[0] != before[0]  # every code-block output and notebook is recomputed
     assert after[1] != before[1]  # every figure is redrawn
     key = dict(page="zh/a.md", session=None, earlier=[], code="print(1)", options={})
     assert BlockCache(tmp_path, after[0]).key(**key) != BlockCache(tmp_path, before[0]).key(**key)
 
 
-def test_new_benchmark_results_change_the_digests(tmp_path):
+def test_new_benchmark_results_change_the_digests(tmp_path: Path, project: Project) -> None:
     results = tmp_path / "results"
-    shutil.copytree(ROOT / "benchmarks" / "results", results)
-    before = inputs_digest(results=results), stamp.source_digest(result_files=sorted(results.glob("*.json")))
+    shutil.copytree(project.results_dir, results)
+    copied = dataclasses.replace(project, results_dir=results)
+    before = inputs_digest(copied), stamp.source_digest(copied)
+    assert before == (inputs_digest(project), stamp.source_digest(project))  # the same files, the same digests
     (results / "attention_speed.json").write_text("{}", encoding="utf-8")
-    after = inputs_digest(results=results), stamp.source_digest(result_files=sorted(results.glob("*.json")))
+    after = inputs_digest(copied), stamp.source_digest(copied)
     assert after[0] != before[0] and after[1] != before[1]
 
 
-def test_a_change_to_the_build_plugin_changes_the_digest(tmp_path):
-    src = _copy_sources(tmp_path)
-    results = ROOT / "benchmarks" / "results"
-    before = inputs_digest(src, results)
-    notebooks = src / "qkv_site" / "build" / "notebooks.py"  # e.g. how a notebook's printed output is merged
+def test_the_digests_hash_the_results_of_the_configuration_they_are_given(tmp_path: Path, project: Project) -> None:
+    # A configuration in another folder, with the plugin's results_dir: its digests are of its own results.
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "measured").mkdir()
+    shutil.copy(project.results_dir / "attention_speed.json", tmp_path / "measured" / "attention_speed.json")
+    (tmp_path / "mkdocs.yml").write_text("site_name: elsewhere\nplugins:\n  - qkv-site:\n      results_dir: measured\n",
+                                         encoding="utf-8")
+    elsewhere = load_project(tmp_path / "mkdocs.yml")
+    assert elsewhere.results_dir == (tmp_path / "measured").resolve() and elsewhere.root == tmp_path.resolve()
+    before = inputs_digest(elsewhere), stamp.source_digest(elsewhere)
+    assert before[0] != inputs_digest(project) and before[1] != stamp.source_digest(project)  # one result file, not all
+    speed = tmp_path / "measured" / "attention_speed.json"
+    speed.write_text(speed.read_text(encoding="utf-8").replace('"median_s": ', '"median_s": 1', 1), encoding="utf-8")
+    assert inputs_digest(elsewhere) != before[0] and stamp.source_digest(elsewhere) != before[1]
+
+
+def test_a_change_to_the_build_plugin_changes_the_digest(tmp_path: Path, project: Project) -> None:
+    copy = _copy_sources(tmp_path)
+    before = inputs_digest(project, copy["inputs"])
+    notebooks = copy["inputs"]["qkv_site"] / "build" / "notebooks.py"  # e.g. how a notebook's printed output is merged
     notebooks.write_text(notebooks.read_text(encoding="utf-8") + "\n# one more line\n", encoding="utf-8")
-    assert inputs_digest(src, results) != before  # executed notebooks and block outputs are not reused
+    assert inputs_digest(project, copy["inputs"]) != before  # executed notebooks and block outputs are not reused
 
 
 class KeyedRunner(BlockRunner):
@@ -59,12 +78,12 @@ class KeyedRunner(BlockRunner):
 
 
 @pytest.fixture
-def runner(tmp_path, monkeypatch) -> KeyedRunner:
+def runner(tmp_path, monkeypatch, project) -> KeyedRunner:
     """The plugin's block runner with its cache in tmp_path, keyed by a digest the test sets
     (``runner.digest``), running blocks with markdown-exec's own function."""
     caches: dict[str, BlockCache] = {}
-    blocks = KeyedRunner(compat.MARKDOWN_EXEC_RUN.resolve(), tmp_path / "blocks",
-                         cache=lambda folder: caches.setdefault(blocks.digest, BlockCache(folder, blocks.digest)))
+    blocks = KeyedRunner(compat.MARKDOWN_EXEC_RUN.resolve(), tmp_path / "blocks", project,
+                         cache=lambda folder, project: caches.setdefault(blocks.digest, BlockCache(folder, blocks.digest)))
     monkeypatch.setattr(builtins, "qkv_runs", [], raising=False)
     return blocks
 

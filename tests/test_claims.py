@@ -4,8 +4,11 @@ sentences follow their data, and a false one stops the strict build (the self-vs
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
 import re
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -16,18 +19,19 @@ from qkv_site.claims import ClaimError, choose, claim, listing
 from qkv_site.figures.attention_time import note
 from qkv_site.figures.results import load
 from qkv_site.pages import beyond_quadratic as beyond
+from qkv_site.project import Project
 
 EMPTY_LIST = re.compile(r"\b(none|None)\b|[=：]\s*无|\$n\$ = (?!\d)|\b(and|和)\s*[。.，,]")  # "n = none", "n = " with no n
 
 
 @pytest.fixture
-def speed() -> dict:
-    return copy.deepcopy(load("attention_speed"))
+def speed(project: Project) -> dict:
+    return copy.deepcopy(load(project, "attention_speed"))
 
 
 @pytest.fixture
-def memory() -> dict:
-    return copy.deepcopy(load("attention_memory"))
+def memory(project: Project) -> dict:
+    return copy.deepcopy(load(project, "attention_memory"))
 
 
 def _scale(speed: dict, implementation: str, factor: float, ns: list[int] | None = None) -> dict:
@@ -49,17 +53,32 @@ def _tiled_as_qkv(speed: dict, factors: list[float]) -> dict:
     return speed
 
 
-def _page_text(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict, lang: str) -> str:
+ResultsProject = Callable[[dict, dict], Project]  # the project with these attention_speed and attention_memory results
+
+
+@pytest.fixture
+def with_results(project: Project, tmp_path: Path) -> ResultsProject:
+    """The project with its results folder swapped for one in ``tmp_path`` holding the given results."""
+
+    def make(speed: dict, memory: dict) -> Project:
+        folder = tmp_path / "results"
+        folder.mkdir(exist_ok=True)
+        for name, results in (("attention_speed", speed), ("attention_memory", memory)):
+            (folder / f"{name}.json").write_text(json.dumps(results), encoding="utf-8")
+        return dataclasses.replace(project, results_dir=folder)
+
+    return make
+
+
+def _page_text(with_results: ResultsProject, speed: dict, memory: dict, lang: str) -> str:
     """The page's Markdown as the build renders it, on these results."""
     from qkv_site.build.page_values import render
-    from qkv_site.figures import results
 
-    monkeypatch.setattr(results, "load", lambda name: {"attention_speed": speed, "attention_memory": memory}[name])
-    monkeypatch.setattr(beyond, "load", results.load)
+    project = with_results(speed, memory)
     beyond.values.cache_clear()
     try:
-        text = (Path(__file__).parents[1] / "docs" / lang / "beyond-quadratic.md").read_text(encoding="utf-8")
-        return render(text.split("---\n", 2)[2], {"values": "beyond_quadratic"}, f"{lang}/beyond-quadratic.md")
+        text = (project.docs_dir / lang / "beyond-quadratic.md").read_text(encoding="utf-8")
+        return render(text.split("---\n", 2)[2], {"values": "beyond_quadratic"}, f"{lang}/beyond-quadratic.md", project)
     finally:
         beyond.values.cache_clear()
 
@@ -91,16 +110,16 @@ def test_an_empty_list_is_never_written() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_committed_results_give_sentences_without_an_empty_list(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict,
+def test_the_committed_results_give_sentences_without_an_empty_list(with_results: ResultsProject, speed: dict, memory: dict,
                                                                    lang: str) -> None:
-    assert not EMPTY_LIST.search(_page_text(monkeypatch, speed, memory, lang))
+    assert not EMPTY_LIST.search(_page_text(with_results, speed, memory, lang))
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_altered_results_render_other_true_sentences_without_an_empty_list(monkeypatch: pytest.MonkeyPatch, speed: dict,
+def test_altered_results_render_other_true_sentences_without_an_empty_list(with_results: ResultsProject, speed: dict,
                                                                            memory: dict, lang: str) -> None:
     _tiled_as_qkv(speed, [1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3])  # within the noise at every n
-    text = _page_text(monkeypatch, speed, memory, lang)
+    text = _page_text(with_results, speed, memory, lang)
     assert not EMPTY_LIST.search(text)
     assert ("没有超出计时的波动" if lang == "zh" else "within the timing noise") in text
     assert ("明显比 qkv" if lang == "zh" else "clearly") not in text
@@ -133,18 +152,18 @@ def _section(text: str, start: str, end: str) -> str:
     return text[text.index(start):text.index(end)]
 
 
-def _timing(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict, lang: str = "en") -> tuple[str, str]:
+def _timing(with_results: ResultsProject, speed: dict, memory: dict, lang: str = "en") -> tuple[str, str]:
     """The tiled-against-qkv paragraph and the time figure's caption, as the page renders them on these results."""
-    section = _section(_page_text(monkeypatch, speed, memory, lang), "{ #measured-time }", "{ #by-layout }")
+    section = _section(_page_text(with_results, speed, memory, lang), "{ #measured-time }", "{ #by-layout }")
     paragraph = next(p for p in section.split("\n\n") if "tiled_attention" in p and "1" in p)
     caption = section[section.index("<figcaption"):]
     return paragraph, caption
 
 
-def test_tiled_slower_at_every_n_is_said_with_the_block_size_of_the_run(monkeypatch: pytest.MonkeyPatch, speed: dict,
+def test_tiled_slower_at_every_n_is_said_with_the_block_size_of_the_run(with_results: ResultsProject, speed: dict,
                                                                           memory: dict) -> None:
     _tiled_as_qkv(speed, [1.2] * 9)
-    paragraph, caption = _timing(monkeypatch, speed, memory)
+    paragraph, caption = _timing(with_results, speed, memory)
     assert "lies above qkv's at every $n$" in caption and "see above" not in caption
     assert "clearly slower than qkv (20% by the medians), slower in at least 9 of the 9" in paragraph, paragraph
     assert "faster" not in paragraph and "likeliest explanation" not in paragraph
@@ -153,28 +172,28 @@ def test_tiled_slower_at_every_n_is_said_with_the_block_size_of_the_run(monkeypa
     assert ("single tile" in paragraph) == any(n <= block for n in speed["ns"])  # no loop to blame there
 
 
-def test_tiled_faster_at_every_n_picks_the_other_sentences(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict) -> None:
+def test_tiled_faster_at_every_n_picks_the_other_sentences(with_results: ResultsProject, speed: dict, memory: dict) -> None:
     _tiled_as_qkv(speed, [0.5] * 9)
-    paragraph, caption = _timing(monkeypatch, speed, memory)
+    paragraph, caption = _timing(with_results, speed, memory)
     assert "clearly faster than qkv (50% by the medians), faster in at least 9 of the 9" in paragraph, paragraph
     assert "clearly slower" not in paragraph and "likeliest explanation is memory traffic" in paragraph
     assert "lies below qkv's at every $n$" in caption
-    zh, _ = _timing(monkeypatch, speed, memory, "zh")
+    zh, _ = _timing(with_results, speed, memory, "zh")
     assert "明显比 qkv 快" in zh and "最可能的解释" in zh and not EMPTY_LIST.search(zh)
 
 
-def test_a_difference_the_rounds_do_not_agree_on_is_called_noise(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict) -> None:
+def test_a_difference_the_rounds_do_not_agree_on_is_called_noise(with_results: ResultsProject, speed: dict, memory: dict) -> None:
     _tiled_as_qkv(speed, [1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3, 0.9, 1.3])  # slower in 5 rounds of 9, faster in 4
-    paragraph, _ = _timing(monkeypatch, speed, memory)
+    paragraph, _ = _timing(with_results, speed, memory)
     assert "clearly" not in paragraph and "within the timing noise" in paragraph, paragraph
     assert not EMPTY_LIST.search(paragraph)
 
 
-def test_tiled_faster_at_some_n_and_slower_at_others(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict) -> None:
+def test_tiled_faster_at_some_n_and_slower_at_others(with_results: ResultsProject, speed: dict, memory: dict) -> None:
     small = speed["ns"][:3]
     _tiled_as_qkv(speed, [1.2] * 9)
     _scale(speed, "tiled", 0.5, small)  # 0.6 of qkv at the small n
-    paragraph, caption = _timing(monkeypatch, speed, memory)
+    paragraph, caption = _timing(with_results, speed, memory)
     assert "At $n$ = 1,024, 2,048 and 4,096 tiled attention was clearly slower than qkv (20% by the medians)" in paragraph, paragraph
     assert "At $n$ = 128, 256 and 512 tiled attention was clearly faster than qkv (40% by the medians)" in paragraph
     assert "likeliest explanation" not in paragraph  # slower at the largest n: no explanation of a speed-up
@@ -190,9 +209,9 @@ def test_times_that_no_longer_grow_like_n_squared_stop_the_caption(speed: dict) 
         beyond.timing_values(speed)
 
 
-def test_the_repeats_each_implementation_had_are_said(monkeypatch: pytest.MonkeyPatch, speed: dict, memory: dict) -> None:
+def test_the_repeats_each_implementation_had_are_said(with_results: ResultsProject, speed: dict, memory: dict) -> None:
     def repeats_sentence(lang: str) -> str:
-        text = _page_text(monkeypatch, speed, memory, lang)
+        text = _page_text(with_results, speed, memory, lang)
         return next(line for line in text.splitlines() if line.startswith(("Each number is", "每个数字是")))
 
     speed["torch"]["threads"] = 2

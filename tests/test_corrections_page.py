@@ -10,19 +10,26 @@ import pytest
 from conftest import DOCS, ROOT
 
 from qkv_site.pages import corrections
+from qkv_site.project import Project, load_project
 
 
-def test_a_new_note_on_another_page_appears_in_the_list_without_a_fresh_process(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    shutil.copytree(DOCS, tmp_path / "docs", ignore=shutil.ignore_patterns("*.ipynb", "figures"))
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    monkeypatch.chdir(tmp_path)  # the build runs from the repository's root
-    before = corrections.values()["notes"]
+def _copy_of_the_project(folder: Path) -> Project:
+    """The pages and the configuration, copied into ``folder``, loaded as the build there would."""
+    shutil.copytree(DOCS, folder / "docs", ignore=shutil.ignore_patterns("*.ipynb", "figures"))
+    for checked in ("overrides", "docs_src"):  # the theme's custom_dir and a watched folder: the configuration checks them
+        shutil.copytree(ROOT / checked, folder / checked)
+    shutil.copy(ROOT / "mkdocs.yml", folder / "mkdocs.yml")
+    return load_project(folder / "mkdocs.yml")
+
+
+def test_a_new_note_on_another_page_appears_in_the_list_without_a_fresh_process(tmp_path: Path) -> None:
+    project = _copy_of_the_project(tmp_path)  # read from the copy's pages, wherever the process runs
+    before = corrections.values(project)["notes"]
     for lang, title in (("zh", "编者注：新的一条"), ("en", "Editor's note: a new one")):
         page = tmp_path / "docs" / lang / "glossary.md"
         page.write_text(page.read_text(encoding="utf-8") + f'\n<a id="note-new"></a>\n\n!!! note "{title}"\n\n    Text.\n',
                         encoding="utf-8")
-    after = corrections.values()["notes"]  # the same process, as `mkdocs serve` rebuilds
+    after = corrections.values(project)["notes"]  # the same process, as `mkdocs serve` rebuilds
     for lang in ("zh", "en"):
         new = [note for note in after[lang] if note not in before[lang]]
         assert [(note.page, note.anchor) for note in new] == [("glossary.md", "note-new")], lang
@@ -31,21 +38,19 @@ def test_a_new_note_on_another_page_appears_in_the_list_without_a_fresh_process(
 def test_pages_without_notes_stop_the_list(tmp_path: Path) -> None:
     (tmp_path / "docs" / "zh").mkdir(parents=True)
     (tmp_path / "docs" / "zh" / "index.md").write_text("# Home\n", encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text("nav:\n  - index.md\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: notes\nnav:\n  - index.md\n", encoding="utf-8")
     with pytest.raises(ValueError, match="no editor's note found"):
-        corrections.notes("zh", tmp_path / "docs", tmp_path / "mkdocs.yml")
+        corrections.notes("zh", load_project(tmp_path / "mkdocs.yml"))
 
 
-def test_the_plugin_renders_the_list_at_every_build_whatever_its_block_cache_holds(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_plugin_renders_the_list_at_every_build_whatever_its_block_cache_holds(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
     from qkv_site.build.plugin import SitePlugin
 
-    shutil.copytree(DOCS, tmp_path / "docs", ignore=shutil.ignore_patterns("*.ipynb", "figures"))
-    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
-    monkeypatch.chdir(tmp_path)
     plugin = SitePlugin()
+    plugin.project = _copy_of_the_project(tmp_path)  # as on_config makes it from the copy's configuration
+    plugin.cache = tmp_path / ".cache"
     plugin.runner = SimpleNamespace(start_page=lambda src_uri: None)  # the page has no code block to run or cache
     source = (tmp_path / "docs" / "zh" / "corrections.md").read_text(encoding="utf-8").split("---\n", 2)[2]
     page = SimpleNamespace(meta={"values": "corrections"}, file=SimpleNamespace(src_uri="zh/corrections.md"), url="corrections/")

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from conftest import DOCS, LANGUAGES, ROOT
+from qkv_site.project import Project
 
 DOCS_SRC = ROOT / "docs_src"
 PROGRAMS = sorted(DOCS_SRC.rglob("*.py"))
@@ -52,10 +53,10 @@ def test_both_languages_show_every_program_and_only_existing_ones(lang: str) -> 
     assert included(lang) == names, f"docs/{lang}: shown {sorted(included(lang))}, in docs_src {sorted(names)}"
 
 
-def test_complexity_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_complexity_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv_site.pages.complexity import values
 
-    shown = values()
+    shown = values(project)
     exercise_2, _ = run(DOCS_SRC / "complexity" / "exercise_2.py")
     assert f"{exercise_2['n']:,}" == shown["crossover"]  # counted term by term vs qkv.complexity.crossover_length
     assert f"{exercise_2['bound']:.1f}" == shown["bound"]
@@ -65,7 +66,7 @@ def test_complexity_programs_agree_with_the_values_the_prose_prints() -> None:
     assert f"× {shown['doubled_ratio']}" in printed and shown["doubled_total"] in printed
 
 
-def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     import math
 
     from qkv_site.figures.softmax_saturation import D_KS
@@ -73,7 +74,7 @@ def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints() -> None:
     from qkv_site.formatting import number
     from qkv_site.pages.why_sqrt_dk import D_KS_FIGURE, values
 
-    shown = values()
+    shown = values(project)
     page = DOCS_SRC / "why-sqrt-dk"
     variance, _ = run(page / "variance.py")  # the table's draw, as the reader's program makes it
     study = variance["study"]
@@ -114,11 +115,11 @@ def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints() -> None:
         assert abs(float(other) - float(row["other"].rstrip("%")) / 100) <= 0.0051, (strategy, other, row)
 
 
-def test_why_three_matrices_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_why_three_matrices_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv_site.formatting import bmatrix, percent, vector
     from qkv_site.pages.why_three_matrices import values
 
-    shown = values()
+    shown = values(project)
     page = DOCS_SRC / "why-three-matrices"
     how, _ = run(page / "how_computed.py")
     cat, sit = how["cat"], how["sit"]
@@ -145,11 +146,11 @@ def test_why_three_matrices_programs_agree_with_the_values_the_prose_prints() ->
     assert str(ex3["own"]) == printed.splitlines()[-1]  # the flag that picks the page's sentence
 
 
-def test_intuition_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_intuition_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv_site.formatting import vector
     from qkv_site.pages.intuition import values
 
-    lookups = values()["lookups"]
+    lookups = values(project)["lookups"]
     exercise_1, printed = run(DOCS_SRC / "intuition" / "exercise_1.py")
     assert [row.query for row in lookups] == [vector(q) for q in exercise_1["queries"]]
     assert [row.weights for row in lookups] == [vector(w, 4) for w in exercise_1["weights"]]
@@ -160,10 +161,10 @@ def test_intuition_programs_agree_with_the_values_the_prose_prints() -> None:
     assert len(checks) == 4 and set(checks) == {"True"}, f"exercise 2 checks what the prose says of the output: {printed}"
 
 
-def test_summary_flow_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_summary_flow_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv_site.pages.summary_flow import values
 
-    shown = values()
+    shown = values(project)
     exercise_1, printed = run(DOCS_SRC / "summary-flow" / "exercise_1.py")
     for name in ("q", "k", "v", "scores", "scaled", "weights", "output"):
         assert shown["shapes"][name] == r" \times ".join(map(str, exercise_1[name].shape)), name
@@ -174,12 +175,12 @@ def test_summary_flow_programs_agree_with_the_values_the_prose_prints() -> None:
     assert all(lines[name] == repr(tokens) for name, tokens in shown["changed"].items()), printed
 
 
-def test_self_vs_cross_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_self_vs_cross_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv import causal_mask
     from qkv_site.formatting import percent
     from qkv_site.pages.self_vs_cross import values
 
-    shown = values()["exercise_2"]
+    shown = values(project)["exercise_2"]
     exercise_2, _ = run(DOCS_SRC / "self-vs-cross" / "exercise_2.py")
     tokens = exercise_2["encoder"].tokens
     love = tokens.index("love")
@@ -192,17 +193,17 @@ def test_self_vs_cross_programs_agree_with_the_values_the_prose_prints() -> None
     assert printed.strip() == str(causal_mask(4).astype(int))
 
 
-def test_index_program_agrees_with_the_values_the_prose_prints() -> None:
+def test_index_program_agrees_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv_site.pages.index import values
 
-    shown = values()
+    shown = values(project)
     quick_start, printed = run(DOCS_SRC / "index" / "quick_start.py")
     assert quick_start["weights"].shape == (int(shown["tokens"]),) * 2  # one row and one column per token of the example
     assert quick_start["example"].x.shape[1] == int(shown["d_model"])
     assert printed.strip() == str(quick_start["weights"].round(2))
 
 
-def rendered(page: str, lang: str) -> str:
+def rendered(page: str, lang: str, project: Project) -> str:
     """docs/<lang>/<page> with its named values filled in, as the build renders it."""
     import yaml
 
@@ -210,54 +211,54 @@ def rendered(page: str, lang: str) -> str:
     from qkv_site.translations import split_front_matter
 
     front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
-    return render(body, yaml.safe_load(front) if isinstance(front, str) else front, f"{lang}/{page}")
+    return render(body, yaml.safe_load(front) if isinstance(front, str) else front, f"{lang}/{page}", project)
 
 
-def test_glossary_rows_are_the_terms_the_tooltips_use() -> None:
+def test_glossary_rows_are_the_terms_the_tooltips_use(project: Project) -> None:
     from qkv_site.glossary import TERMS
 
     for lang in LANGUAGES:
-        rows = [line for line in rendered("glossary.md", lang).splitlines() if line.startswith("| **")]
+        rows = [line for line in rendered("glossary.md", lang, project).splitlines() if line.startswith("| **")]
         expected = [f"| **{t.text}** | {t.zh} | {t.en} | {t.zh_meaning} |" if lang == "zh" else
                     f"| **{t.text}** | {t.en} | {t.zh} | {t.en_meaning} |" for t in TERMS]
         assert rows == expected, lang
 
 
-def test_corrections_rows_link_every_note_the_pages_carry() -> None:
+def test_corrections_rows_link_every_note_the_pages_carry(project: Project) -> None:
     from qkv_site.corrections import editors_notes
 
     for lang in LANGUAGES:
         notes = editors_notes(lang, DOCS, ROOT / "mkdocs.yml")
         links = re.findall(r"^\| \[[^\]]+\]\(([\w.-]+\.md#note-[\w-]+)\) \| \[[^\]]+\]\([\w.-]+\.md\) \|$",
-                           rendered("corrections.md", lang), re.MULTILINE)
+                           rendered("corrections.md", lang, project), re.MULTILINE)
         assert links == [f"{note.page}#{note.anchor}" for note in notes], lang
         for note in notes:  # each link's anchor sits on its page
             assert f'<a id="{note.anchor}"></a>' in (DOCS / lang / note.page).read_text(encoding="utf-8")
 
 
-def test_playground_limits_are_the_ones_its_script_reads() -> None:
+def test_playground_limits_are_the_ones_its_script_reads(project: Project) -> None:
     import json
 
     from qkv.examples import it_animal_sentence
     from qkv_site.pages.playground import SCRIPT, values
 
-    shown = values()
+    shown = values(project)
     data = json.loads(re.search(r">(.*)</script>", shown["presets_script"]).group(1).replace("<\\/", "</"))
     assert (shown["max_tokens"], shown["max_dim"]) == (str(data["limits"]["max_tokens"]), str(data["limits"]["max_dim"]))
     assert shown["animal_tokens"] == str(len(data["presets"]["it-animal"]["tokens"])) == str(len(it_animal_sentence().tokens))
-    assert "parseCell(cell, LIMIT)" in SCRIPT.read_text(encoding="utf-8")  # the limit the note quotes is the one applied
+    assert "parseCell(cell, LIMIT)" in (project.docs_dir / SCRIPT).read_text(encoding="utf-8")  # the limit the note quotes is the one applied
     for lang in LANGUAGES:
-        assert rendered("playground.md", lang).count(shown["presets_script"]) == 1
+        assert rendered("playground.md", lang, project).count(shown["presets_script"]) == 1
 
 
-def test_worked_example_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_worked_example_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     import numpy as np
 
     from qkv import softmax
     from qkv_site.formatting import bmatrix, percent, vector
     from qkv_site.pages.worked_example import values
 
-    shown = values()
+    shown = values(project)
     folder = DOCS_SRC / "worked-example"
     variables, printed = run(folder / "input.py")
     assert variables["example"].tokens == shown["tokens"] and str(variables["example"].x) in printed
@@ -310,10 +311,10 @@ def test_the_page_shows_what_the_program_prints_when_run(program: Path) -> None:
     assert MARKDOWN_EXEC_RUN.resolve()(program.read_text(encoding="utf-8")) == printed, program.relative_to(ROOT)
 
 
-def test_learned_attention_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_learned_attention_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv_site.pages.learned_attention import values
 
-    shown = values()
+    shown = values(project)
     _, printed = run(DOCS_SRC / "learned-attention" / "how_computed.py")
     lines = printed.splitlines()
     assert f"{float(lines[0]):.1%}" == shown["baseline"]["accuracy"]
@@ -352,10 +353,10 @@ def test_learned_attention_programs_agree_with_the_values_the_prose_prints() -> 
     assert str(sum(two == t for (_, two), t in zip(answers, truth, strict=True))) == shown["exercise_2"]["two_right"]
 
 
-def test_motivation_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_motivation_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv_site.pages.motivation import values
 
-    shown = values()
+    shown = values(project)
     _, printed = run(DOCS_SRC / "motivation" / "exercise_1.py")
     (animal, street, ratio), (gap, exp_gap) = (line.split() for line in printed.splitlines())
     assert f"{float(animal):.0%}" == shown["exercise_1"]["animal"] and f"{float(street):.0%}" == shown["exercise_1"]["street"]
@@ -368,12 +369,12 @@ def test_motivation_programs_agree_with_the_values_the_prose_prints() -> None:
     assert f"{float(printed.split()[-1]):.0%}" == shown["exercise_2"]["street_before"]
 
 
-def test_beyond_quadratic_programs_agree_with_the_values_the_prose_prints() -> None:
+def test_beyond_quadratic_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv._kernel import causal_work_share
     from qkv.tiled import DEFAULT_BLOCK_SIZE
     from qkv_site.pages.beyond_quadratic import tiled_causal_share, values
 
-    shown = values()
+    shown = values(project)
     page = DOCS_SRC / "beyond-quadratic"
     _, printed = run(page / "online_softmax.py")  # the table's last running max and sum, rounded as the program prints them
     last = [row for row in shown["online"]["rows"] if row.block == 2]

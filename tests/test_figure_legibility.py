@@ -18,6 +18,7 @@ from matplotlib.colors import rgb_to_hsv, to_hex, to_rgb
 from matplotlib.path import Path
 from matplotlib.text import Text
 
+from conftest import the_project
 from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.registry import FIGURES, SCHEMES, render_svg
 from qkv_site.figures.style import LIGHT, MIN_PHONE_TEXT, PHONE_WIDTH, TEXT_CONTRAST, THEMES, contrast, rc
@@ -36,7 +37,7 @@ def texts_on_backdrop(name: str, lang: str, scheme: str) -> list[tuple[str, str,
     """
     theme = THEMES[scheme]
     with matplotlib.rc_context(rc(theme)):
-        fig = FIGURES[name](theme, lang)
+        fig = FIGURES[name](theme, lang, the_project())
         fig.set_dpi(DPI)
         canvas = FigureCanvasAgg(fig)
         drawn: list[Text] = []  # only what is drawn: an axis also holds tick labels outside its limits
@@ -73,7 +74,7 @@ def texts_on_backdrop(name: str, lang: str, scheme: str) -> list[tuple[str, str,
 
 @cache
 def svg_width_pt(name: str, lang: str, scheme: str) -> float:
-    root = ET.fromstring(render_svg(FIGURES[name], lang, scheme))
+    root = ET.fromstring(render_svg(FIGURES[name], lang, scheme, the_project()))
     width = re.fullmatch(r"([\d.]+)pt", root.get("width"))
     assert width, root.get("width")
     return float(width.group(1))
@@ -131,7 +132,7 @@ def labels_on_lines(name: str, lang: str, scheme: str) -> list[str]:
     """
     theme = THEMES[scheme]
     with matplotlib.rc_context(rc(theme)):
-        fig = FIGURES[name](theme, lang)
+        fig = FIGURES[name](theme, lang, the_project())
         fig.set_dpi(DPI)
         canvas = FigureCanvasAgg(fig)
         canvas.draw()
@@ -161,7 +162,7 @@ def labels_on_lines(name: str, lang: str, scheme: str) -> list[str]:
 
 def test_the_overlap_check_sees_a_label_on_a_line() -> None:
     # The check itself, on a figure made to fail: a legend over a line, a label across another.
-    def crowded(theme, lang):
+    def crowded(theme, lang, project):
         fig = matplotlib.figure.Figure(figsize=(4, 3))
         ax = fig.add_subplot()
         ax.plot([0, 1], [0, 1], label="rising")

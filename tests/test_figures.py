@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -14,15 +17,16 @@ from qkv_site.figures import fonts
 from qkv_site.figures.labels import LABELS, LANGUAGES
 from qkv_site.figures.registry import FIGURES, SCHEMES, STAMP, MissingGlyphError, render_all, render_svg
 from qkv_site.figures.style import Theme
+from qkv_site.project import Project
 
 EXPECTED = [(lang, name, scheme) for lang in LANGUAGES for name in FIGURES for scheme in SCHEMES]
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
-    """A docs folder with every figure rendered once, and the list render_all returned."""
-    docs = tmp_path_factory.mktemp("docs")
-    return docs, render_all(docs)
+def rendered(tmp_path_factory: pytest.TempPathFactory, project: Project) -> tuple[Path, list[Path]]:
+    """A folder with every figure rendered once, and the list render_all returned."""
+    docs = tmp_path_factory.mktemp("figures")
+    return docs, render_all(docs, project)
 
 
 def figure_path(docs: Path, lang: str, name: str, scheme: str) -> Path:
@@ -46,21 +50,21 @@ def test_figure_is_valid_svg_without_a_date(rendered, lang, name, scheme):
     assert len(content) < 150_000
 
 
-def test_second_call_is_cached_and_writes_nothing(rendered):
+def test_second_call_is_cached_and_writes_nothing(rendered, project):
     docs, _ = rendered
     before = {path: path.stat().st_mtime_ns for path in docs.rglob("*.svg")}
-    assert render_all(docs) == []
+    assert render_all(docs, project) == []
     assert {path: path.stat().st_mtime_ns for path in docs.rglob("*.svg")} == before
 
 
-def test_rendering_again_gives_identical_bytes_and_drops_stale_files(rendered):
+def test_rendering_again_gives_identical_bytes_and_drops_stale_files(rendered, project):
     docs, _ = rendered
     before = {path: path.read_bytes() for path in docs.rglob("*.svg")}
     stale = docs / "zh" / "figures" / "removed_figure.light.svg"
     stale.write_text("<svg/>")
     for lang in LANGUAGES:
         (docs / lang / "figures" / STAMP).unlink()  # forces a full render
-    assert render_all(docs) == []  # every file came out byte-identical, so none was rewritten
+    assert render_all(docs, project) == []  # every file came out byte-identical, so none was rewritten
     assert not stale.exists()
     assert {path: path.read_bytes() for path in docs.rglob("*.svg")} == before
     assert all((docs / lang / "figures" / STAMP).exists() for lang in LANGUAGES)
@@ -74,14 +78,30 @@ def test_languages_and_schemes_give_different_pictures(rendered, name):
     assert figure_path(docs, "zh", name, "dark").read_bytes() != light["zh"]
 
 
-def test_a_missing_glyph_fails_the_render():
-    def draw(theme: Theme, lang: str) -> Figure:
+def test_a_missing_glyph_fails_the_render(project):
+    def draw(theme: Theme, lang: str, project: Project) -> Figure:
         fig = Figure()
         fig.text(0.5, 0.5, "Q \ue000")  # a private-use code point: no font has it
         return fig
 
     with pytest.raises(MissingGlyphError, match="missing"):
-        render_svg(draw, "zh", "light")
+        render_svg(draw, "zh", "light", project)
+
+
+def test_a_measurement_figure_draws_the_results_of_its_project(tmp_path: Path, project: Project) -> None:
+    # The project of a configuration elsewhere: its results folder, with other numbers, gives another figure.
+    results = tmp_path / "results"
+    results.mkdir()
+    memory = json.loads((project.results_dir / "attention_memory.json").read_text(encoding="utf-8"))
+    for row in memory["results"]:
+        row["tiled_peak_bytes"] *= 2
+    (results / "attention_memory.json").write_text(json.dumps(memory), encoding="utf-8")
+    elsewhere = dataclasses.replace(project, results_dir=results)
+    draw = FIGURES["tiled_memory"]
+    assert render_svg(draw, "en", "light", elsewhere) != render_svg(draw, "en", "light", project)
+    (results / "attention_memory.json").unlink()
+    with pytest.raises(FileNotFoundError, match=f"{re.escape(str(results))}/attention_memory.json is missing"):
+        render_svg(draw, "en", "light", elsewhere)
 
 
 def _outline(font: TTFont, character: str) -> list[str]:

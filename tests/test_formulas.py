@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_site
+from conftest import build_site, the_project
 from qkv_site.formulas import FormulaCache, FormulaError, mark_formulas, plain_text
 
 
@@ -68,17 +68,19 @@ def test_notebook_math_in_text_but_not_in_code_or_scripts(cache: FormulaCache) -
 
 def tiny_site(folder: Path, page: str) -> Path:
     """A strict build of two pages with only the site's plugin and arithmatex: docs/index.md and docs/why.md
-    (``page``), each with the description the plugin asks for."""
+    (``page``), each with the description the plugin asks for; its figures are drawn from the repository's
+    committed results (the plugin's ``results_dir``)."""
     described = "---\ndescription: A page of the test.\n---\n\n"
     (folder / "docs").mkdir(parents=True, exist_ok=True)
     (folder / "docs" / "index.md").write_text(described + "# Home\n", encoding="utf-8")
     (folder / "docs" / "why.md").write_text(described + page, encoding="utf-8")
     config = folder / "mkdocs.yml"
-    config.write_text(textwrap.dedent("""\
+    config.write_text(textwrap.dedent(f"""\
         site_name: formulas
         strict: true
         plugins:
-          - qkv-site
+          - qkv-site:
+              results_dir: {the_project().results_dir}
         markdown_extensions:
           - toc
           - pymdownx.arithmatex:

@@ -12,19 +12,20 @@ from qkv.learning import sentences as s
 from qkv_site.claims import ClaimError
 from qkv_site.pages import learned_attention as page
 from qkv_site.pages import motivation
+from qkv_site.project import Project
 
 
-def test_the_values_are_formatted_strings_for_both_languages() -> None:
-    shown = page.values()
+def test_the_values_are_formatted_strings_for_both_languages(project: Project) -> None:
+    shown = page.values(project)
     assert shown["task"]["sentences"] == f"{len(s.corpus(heldout=False)) + len(s.corpus(heldout=True)):,}"
     assert shown["baseline"]["accuracy"] == f"{page.models()['baseline'].heldout_accuracy:.1%}"
     assert [row["step"] for row in shown["snapshots"]] == [str(int(t)) for t in page.models()["baseline"].history.snapshot_steps]
     assert all(set(row) == {"step", "one", "sqrt", "d_k"} for row in shown["scaling"]["rows"])
 
 
-def test_the_motivation_caption_uses_the_page_s_runs() -> None:
-    trained = motivation.values()["trained"]
-    assert trained["accuracy"] == page.values()["baseline"]["accuracy"]
+def test_the_motivation_caption_uses_the_page_s_runs(project: Project) -> None:
+    trained = motivation.values(project)["trained"]
+    assert trained["accuracy"] == page.values(project)["baseline"]["accuracy"]
     assert trained["train"] == f"{len(s.corpus(heldout=False)):,}"
 
 
@@ -103,8 +104,8 @@ class _StreetOnTop:
         return {"The": 0.1, "animal": 0.2, "street": 0.7}
 
 
-def test_the_motivation_page_s_hand_made_claim_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    shown = motivation.values()["exercise_1"]
+def test_the_motivation_page_s_hand_made_claim_is_checked(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown = motivation.values(project)["exercise_1"]
     assert motivation._hand_made() == {"animal": shown["animal"], "street": shown["street"]}
     monkeypatch.setattr(motivation, "it_animal_sentence", _StreetOnTop)
     with pytest.raises(ClaimError, match=r"motivation\.md.*tallest bar"):

@@ -15,6 +15,7 @@ from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
 from qkv_site.emoji_font import SITE_PATH, emoji_in
 from qkv_site.pdf.combine import combined_html
 from qkv_site.pdf.site_map import SitePage, languages, site_pages
+from qkv_site.project import Project
 from site_pages import built_path, nav_sources
 
 LOCAL = re.compile(r"(?:https?:)?//(?:127\.0\.0\.1|localhost|0\.0\.0\.0)\b")
@@ -117,13 +118,13 @@ def test_every_emoji_of_the_pages_is_in_the_sites_font(site: Path) -> None:
     assert f'url("../fonts/{font.name}")' in stylesheet
 
 
-def test_the_home_page_names_the_repository_only_when_the_build_knows_it() -> None:
+def test_the_home_page_names_the_repository_only_when_the_build_knows_it(project: Project) -> None:
     from qkv_site.build.page_values import render
 
     for lang in LANGUAGES:
         page = (DOCS / lang / "index.md").read_text(encoding="utf-8").split("---\n", 2)[2]
-        known = render(page, {"values": "index"}, f"{lang}/index.md", site={"repo_url": "https://github.com/o/r", "repo_name": "o/r"})
-        unknown = render(page, {"values": "index"}, f"{lang}/index.md", site={"repo_url": None, "repo_name": None})
+        known = render(page, {"values": "index"}, f"{lang}/index.md", project, site={"repo_url": "https://github.com/o/r", "repo_name": "o/r"})
+        unknown = render(page, {"values": "index"}, f"{lang}/index.md", project, site={"repo_url": None, "repo_name": None})
         assert "git clone https://github.com/o/r.git && cd r" in known and "(https://github.com/o/r)" in known
         assert "github.com" not in unknown and "git clone" not in unknown, lang
 

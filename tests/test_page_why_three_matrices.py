@@ -11,6 +11,7 @@ import pytest
 from qkv.examples import WorkedExample, cat_sat_on_mat, worked_example
 from qkv_site.claims import ClaimError
 from qkv_site.pages import why_three_matrices
+from qkv_site.project import Project
 
 
 @pytest.fixture(autouse=True)
@@ -20,19 +21,19 @@ def fresh_values() -> Iterator[None]:
     why_three_matrices.values.cache_clear()
 
 
-def test_the_values_hold_on_the_page_s_own_data() -> None:
-    shown = why_three_matrices.values()
+def test_the_values_hold_on_the_page_s_own_data(project: Project) -> None:
+    shown = why_three_matrices.values(project)
     assert shown["exercise_3"]["own"] is True and shown["projected"][0] == max(shown["projected"], key=lambda p: int(p[:-1]))
 
 
-def test_the_projection_sentence_fails_when_sit_no_longer_finds_its_subject(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_projection_sentence_fails_when_sit_no_longer_finds_its_subject(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     tied = replace(cat_sat_on_mat(), w_q=cat_sat_on_mat().w_k)  # W_Q = W_K: 坐在 attends most to itself
     monkeypatch.setattr(why_three_matrices, "cat_sat_on_mat", lambda: tied)
     with pytest.raises(ClaimError, match=r"why-three-matrices\.md: .*most of the attention of 坐在 lands on 猫"):
-        why_three_matrices.values()
+        why_three_matrices.values(project)
 
 
-def test_exercise_1_fails_when_i_and_love_differ_in_length(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exercise_1_fails_when_i_and_love_differ_in_length(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     longer_love = worked_example(x=[[1, 0, 1, 0], [0, 1, 1, 1]])
 
     def changed(**kwargs: Any) -> WorkedExample:
@@ -40,14 +41,14 @@ def test_exercise_1_fails_when_i_and_love_differ_in_length(monkeypatch: pytest.M
 
     monkeypatch.setattr(why_three_matrices, "worked_example", changed)
     with pytest.raises(ClaimError, match=r"why-three-matrices\.md: .*the same length"):
-        why_three_matrices.values()
+        why_three_matrices.values(project)
 
 
-def test_exercise_3_fails_when_the_two_keys_differ_in_length(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_exercise_3_fails_when_the_two_keys_differ_in_length(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     def changed(**kwargs: Any) -> WorkedExample:
         w_k = [[1, 0, 0], [0, 1, 0], [0, 1, 0], [0, 1, 1]]  # the second key becomes longer
         return worked_example(**{**kwargs, "w_k": w_k, **({"w_q": w_k} if "w_q" in kwargs else {})})
 
     monkeypatch.setattr(why_three_matrices, "worked_example", changed)
     with pytest.raises(ClaimError, match=r"why-three-matrices\.md: .*the two keys have the same length"):
-        why_three_matrices.values()
+        why_three_matrices.values(project)

@@ -14,6 +14,7 @@ from qkv import softmax
 from qkv.examples import worked_example
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import percent
+from qkv_site.project import Project
 
 LANGUAGES = ("zh", "en")
 
@@ -34,7 +35,7 @@ def note(lang: str, page: str, anchor: str) -> str:
 # The worked example: “the exponential amplifies differences” ------------------------------------
 
 
-def test_dividing_by_the_sum_gives_i_more_than_softmax_on_the_pages_row() -> None:
+def test_dividing_by_the_sum_gives_i_more_than_softmax_on_the_pages_row(project: Project) -> None:
     example = worked_example()
     scaled, weights = example.scaled_scores, example.weights
     by_sum = scaled / scaled.sum(axis=-1, keepdims=True)
@@ -46,7 +47,7 @@ def test_dividing_by_the_sum_gives_i_more_than_softmax_on_the_pages_row() -> Non
 
     from qkv_site.pages.worked_example import values
 
-    shown = values()["exp_versus_sum"]
+    shown = values(project)["exp_versus_sum"]
     assert (shown["first_by_sum"], shown["first_softmax"]) == (percent(by_sum[0, 0]), percent(weights[0, 0])) == ("67%", "64%")
     assert (shown["last_by_sum"], shown["last_softmax"]) == (percent(by_sum[1, 1]), percent(weights[1, 1]))
     assert shown["raw_softmax"] == percent(softmax(example.scores[0])[0])
@@ -96,32 +97,32 @@ def test_the_complexity_prose_names_its_numbers_instead_of_typing_them(lang: str
         assert name in text, f"{lang}/complexity.md should use {name}"
 
 
-def test_the_complexity_values_are_the_numbers_the_prose_used_to_type() -> None:
+def test_the_complexity_values_are_the_numbers_the_prose_used_to_type(project: Project) -> None:
     from qkv_site.pages.complexity import values
 
-    shown = values()
+    shown = values(project)
     assert (shown["n_plain"], shown["n_tex"], shown["d"], shown["doubled_n"]) == ("4096", "4{,}096", "512", "8,192")
     assert shown["memory_points"] == ["512", "4096", "32768", "128000"] and shown["memory_last_tex"] == "128{,}000"
     assert (shown["long_tex"], shown["layers"], shown["heads"]) == ("32{,}768", "32", "32")
 
 
-def test_four_rows_and_a_little_less_than_fourfold_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_four_rows_and_a_little_less_than_fourfold_are_checked(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     from qkv_site.pages import complexity
 
     original = complexity.memory_table
     monkeypatch.setattr(complexity, "memory_table", lambda dtype: original(dtype=dtype)[:3])
     complexity.values.cache_clear()
     with pytest.raises(ClaimError, match="four rows"):
-        complexity.values()
+        complexity.values(project)
     monkeypatch.undo()
     monkeypatch.setattr(complexity, "total_multiplications", lambda n, d: n * n)  # exactly fourfold
     complexity.values.cache_clear()
     with pytest.raises(ClaimError, match="a little less than fourfold"):
-        complexity.values()
+        complexity.values(project)
     monkeypatch.undo()
     complexity.values.cache_clear()
     ratio = complexity.total_multiplications(8192, 512) / complexity.total_multiplications(4096, 512)
-    assert complexity.values()["doubled_ratio"] == f"{ratio:.2f}" and 3 < ratio < 4
+    assert complexity.values(project)["doubled_ratio"] == f"{ratio:.2f}" and 3 < ratio < 4
 
 
 # Why three matrices: “an information-theoretic view” ---------------------------------------------
@@ -165,17 +166,17 @@ def _figure_changed(curve: str, strategy: str, change):  # type: ignore[no-untyp
     ("max_weight", "d_k", lambda c: c * 2, "dividing by d_k makes the output uniform"),
     ("max_weight", "sqrt_d_k", lambda c: c * np.linspace(1, 2, len(c)), "only with √d_k do the curves hardly change"),
 ])
-def test_the_saturation_figure_s_description_is_checked(monkeypatch: pytest.MonkeyPatch, curve: str, strategy: str,
+def test_the_saturation_figure_s_description_is_checked(project: Project, monkeypatch: pytest.MonkeyPatch, curve: str, strategy: str,
                                                          change, sentence: str) -> None:  # type: ignore[no-untyped-def]
     from qkv_site.pages import why_sqrt_dk
 
     why_sqrt_dk.values.cache_clear()
     try:
-        why_sqrt_dk.values()  # the page's own curves hold
+        why_sqrt_dk.values(project)  # the page's own curves hold
         why_sqrt_dk.values.cache_clear()
         monkeypatch.setattr(why_sqrt_dk, "scaling_study", _figure_changed(curve, strategy, change))
         with pytest.raises(ClaimError, match=re.escape(sentence)):
-            why_sqrt_dk.values()
+            why_sqrt_dk.values(project)
     finally:
         monkeypatch.undo()
         why_sqrt_dk.values.cache_clear()
@@ -184,7 +185,7 @@ def test_the_saturation_figure_s_description_is_checked(monkeypatch: pytest.Monk
 # The playground: “the three presets” ---------------------------------------------------------------
 
 
-def test_the_count_of_presets_the_page_names_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_count_of_presets_the_page_names_is_checked(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     from qkv_site.pages import playground
     from qkv_site.playground import presets
 
@@ -197,20 +198,20 @@ def test_the_count_of_presets_the_page_names_is_checked(monkeypatch: pytest.Monk
     playground.values.cache_clear()
     try:
         with pytest.raises(ClaimError, match="the three presets"):
-            playground.values()
+            playground.values(project)
     finally:
         monkeypatch.undo()
         playground.values.cache_clear()
 
 
-def test_the_32k_the_exercise_names_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_32k_the_exercise_names_is_checked(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     from qkv_site.pages import complexity
 
     monkeypatch.setattr(complexity, "LONG_CONTEXT", 32_000)
     complexity.values.cache_clear()
     try:
         with pytest.raises(ClaimError, match="32K"):
-            complexity.values()
+            complexity.values(project)
     finally:
         monkeypatch.undo()
         complexity.values.cache_clear()
@@ -219,12 +220,12 @@ def test_the_32k_the_exercise_names_is_checked(monkeypatch: pytest.MonkeyPatch) 
 # The worked example: the table of step 2 calls its scores “attention” ----------------------------
 
 
-def test_one_score_two_rows_two_weights() -> None:
+def test_one_score_two_rows_two_weights(project: Project) -> None:
     example = worked_example()
     assert example.scores[0, 0] == example.scores[1, 0] and example.weights[0, 0] > example.weights[1, 0]
     from qkv_site.pages.worked_example import values
 
-    shown = values()["scores_not_weights"]
+    shown = values(project)["scores_not_weights"]
     assert (shown["own"], shown["other"]) == (percent(example.weights[0, 0]), percent(example.weights[1, 0]))
     for lang in LANGUAGES:
         text = note(lang, "worked-example.md", "note-scores-not-weights")

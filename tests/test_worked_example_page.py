@@ -13,6 +13,7 @@ from qkv.examples import worked_example
 from qkv_site.build.page_values import render
 from qkv_site.claims import ClaimError
 from qkv_site.pages import worked_example as page
+from qkv_site.project import Project
 
 # Other integer matrices that still give the article's K from the article's X (rows 0+2 and 1+3
 # add up as before) but a different key for "I" once X changes: the results of exercise 4 depend on them.
@@ -21,8 +22,8 @@ W_K_SAME_K = [[1, 0, 0], [0, -1, 0], [0, 1, 0], [0, 2, 1]]
 W_Q_I_PREFERS_LOVE = [[0, 1, 0], [0, 1, 0], [0, 0, 1], [0, 1, 1]]
 
 
-def test_the_page_s_own_numbers_support_every_sentence() -> None:
-    assert page.values_of(worked_example()) == page.values()  # no ClaimError: the tests below change one thing each
+def test_the_page_s_own_numbers_support_every_sentence(project: Project) -> None:
+    assert page.values_of(worked_example()) == page.values(project)  # no ClaimError: the tests below change one thing each
 
 
 def test_matrices_that_miss_the_article_s_k_stop_the_sentence_that_says_they_give_it() -> None:
@@ -52,12 +53,12 @@ def test_the_table_of_directions_is_checked(monkeypatch: pytest.MonkeyPatch) -> 
         page.values_of(worked_example())
 
 
-def test_the_build_stops_naming_the_page_when_the_example_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_build_stops_naming_the_page_when_the_example_changes(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(page, "worked_example", lambda: worked_example(w_k=W_K_SAME_K))
     page.values.cache_clear()
     try:
         failed = "zh/worked-example.md: its values (qkv_site.pages.worked_example) failed: ClaimError"
         with pytest.raises(PluginError, match=re.escape(failed)):
-            render("{{ d_k }}", {"values": "worked_example"}, "zh/worked-example.md")
+            render("{{ d_k }}", {"values": "worked_example"}, "zh/worked-example.md", project)
     finally:
         page.values.cache_clear()

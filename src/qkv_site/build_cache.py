@@ -21,24 +21,27 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import qkv
+import qkv_site
 from qkv_site.cache_files import atomic_write, files_digest, python_files
+from qkv_site.project import Project
 
-SRC = Path(__file__).resolve().parents[1]  # src/: the qkv and qkv_site packages
-ROOT = SRC.parent
-PACKAGES = ("qkv", "qkv_site")
-RESULTS = Path("benchmarks") / "results"  # committed measurements that pages and figures read
+# The packages whose code computes the pages, found from the packages themselves (not a project path).
+PACKAGES = {"qkv": Path(qkv.__file__).resolve().parent, "qkv_site": Path(qkv_site.__file__).resolve().parent}
 # Their versions can change what a page shows.
 LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter", "beautifulsoup4")
 
 
-def inputs_digest(src: Path = SRC, results: Path = ROOT / RESULTS) -> str:
-    """sha256 of every file a page's computed content depends on, and the versions of the libraries.
+def inputs_digest(project: Project, packages: dict[str, Path] = PACKAGES) -> str:
+    """sha256 of every file a page's computed content depends on (the packages' code and the project's
+    committed benchmark results, `Project.results_dir`) and the versions of the libraries.
 
-    >>> len(inputs_digest())
+    >>> from qkv_site.project import load_project
+    >>> len(inputs_digest(load_project(Path("mkdocs.yml"))))
     64
     """
-    files = [file for package in PACKAGES for file in python_files(src / package, package)]
-    files += [(f"{RESULTS.as_posix()}/{path.name}", path) for path in sorted(results.glob("*.json"))]
+    files = [file for name, folder in packages.items() for file in python_files(folder, name)]
+    files += [(f"results/{path.name}", path) for path in sorted(project.results_dir.glob("*.json"))]
     return files_digest(files, LIBRARIES)
 
 
@@ -80,16 +83,16 @@ class BlockCache:
 
 
 @cache
-def process_digest() -> str:
-    """`inputs_digest` as it was when this process first asked: the code it has imported.
+def process_digest(project: Project) -> str:
+    """`inputs_digest` of ``project`` as it was when this process first asked: the code it has imported.
 
     `mkdocs serve` keeps the modules it imported; keying its output by files edited later
     would store old numbers under a new key.
     """
-    return inputs_digest()
+    return inputs_digest(project)
 
 
 @cache
-def block_cache(folder: Path) -> BlockCache:
+def block_cache(folder: Path, project: Project) -> BlockCache:
     """The one `BlockCache` of this process for ``folder`` (both language passes share its record of use)."""
-    return BlockCache(Path(folder), process_digest())
+    return BlockCache(Path(folder), process_digest(project))

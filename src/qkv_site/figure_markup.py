@@ -11,11 +11,8 @@ import importlib.util
 import re
 from pathlib import Path
 
-import qkv_site
+from qkv_site.project import Project
 
-# The repository the figure modules are imported from (src/qkv_site/figures/… → its root): a build
-# of a copy of the docs still links to the code that really drew its figures.
-ROOT = Path(qkv_site.__file__).resolve().parents[2]
 SOURCE_LABEL = {"zh": "绘图代码", "en": "Figure code"}
 IN_REPOSITORY = {"zh": "仓库里的这个文件", "en": "This file in the repository"}
 COLON = {"zh": "：", "en": ": "}
@@ -29,9 +26,14 @@ def source_path(name: str) -> Path:
     return Path(spec.origin).resolve()
 
 
-def source_url(name: str, repo_url: str) -> str:
-    """The repository address of the module that draws figure `name`."""
-    return f"{repo_url.rstrip('/')}/blob/main/{source_path(name).relative_to(ROOT).as_posix()}"
+def source_url(name: str, repo_url: str, project: Project) -> str:
+    """The repository address of the module that draws figure `name`: its file under the project's package
+    sources (`Project.src_dir`, ``src/qkv_site/figures/<name>.py``), which must be there."""
+    path = project.src_dir / "qkv_site" / "figures" / f"{name}.py"
+    if not path.is_file():
+        raise ValueError(f"figure {name}: its module is not in the project's sources ({path} is missing), "
+                         "so it has no address in the repository")
+    return f"{repo_url.rstrip('/')}/blob/main/{path.relative_to(project.root).as_posix()}"
 
 
 def code_anchor(name: str) -> str:
@@ -39,14 +41,15 @@ def code_anchor(name: str) -> str:
     return "figure-code-" + name.replace("_", "-")
 
 
-def code_block(name: str, lang: str, repo_url: str | None) -> str:
-    """The folded block (Markdown, for md_in_html) with the code that drew figure `name`."""
+def code_block(name: str, lang: str, repo_url: str | None, project: Project) -> str:
+    """The folded block (Markdown, for md_in_html) with the code that drew figure `name`, and a link to
+    the file in the repository when the build knows one (``repo_url``)."""
     path = source_path(name)
     code = path.read_text(encoding="utf-8").rstrip("\n")
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", code)), default=0))
     repository = ""
     if repo_url:
-        repository = f'\n<p><a href="{html.escape(source_url(name, repo_url))}">{IN_REPOSITORY[lang]}</a></p>\n'
+        repository = f'\n<p><a href="{html.escape(source_url(name, repo_url, project))}">{IN_REPOSITORY[lang]}</a></p>\n'
     return (
         f'<details class="example figure-code" id="{code_anchor(name)}" markdown="1">\n'
         f"<summary>{SOURCE_LABEL[lang]}{COLON[lang]}<code>{path.name}</code></summary>\n\n"

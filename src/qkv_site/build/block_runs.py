@@ -16,14 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from qkv_site.build_cache import BlockCache, block_cache
+from qkv_site.project import Project
 
 Run = Callable[..., str]
 class BlockRunner:
     """The block cache of one build process, and the page whose blocks it is running."""
 
-    def __init__(self, run: Run, folder: Path, cache: Callable[[Path], BlockCache] = block_cache) -> None:
+    def __init__(self, run: Run, folder: Path, project: Project,
+                 cache: Callable[[Path, Project], BlockCache] = block_cache) -> None:
         self.run = run  # markdown-exec's own function
         self.folder = folder
+        self.project = project  # whose inputs the cache keys hash
         self.cache = cache
         self.page: str | None = None
         self.earlier: dict[str, list[str]] = {}  # session -> the code of its blocks so far on this page
@@ -34,7 +37,7 @@ class BlockRunner:
 
     def __call__(self, code: str, returncode: int | None = None, session: str | None = None, id: str | None = None,
                  **extra: Any) -> str:
-        cache = self.cache(self.folder)
+        cache = self.cache(self.folder, self.project)
         earlier = self.earlier.setdefault(session, []) if session else []
         key = cache.key(page=self.page or "", session=session, earlier=earlier, code=code,
                         options={"returncode": returncode, "id": id, **extra})
@@ -52,4 +55,4 @@ class BlockRunner:
 
     def evict_unused(self) -> int:
         """Delete the outputs no page of this build asked for; return how many."""
-        return self.cache(self.folder).evict_unused()
+        return self.cache(self.folder, self.project).evict_unused()

@@ -28,6 +28,7 @@ from mkdocs.structure.files import File
 from qkv_site.figure_markup import SOURCE_LABEL, code_anchor, code_block
 from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.stamp import up_to_date
+from qkv_site.project import Project
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 
@@ -37,9 +38,9 @@ _IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
 _SCHEME_IMAGE = re.compile(r'<img (?=[^>]*src="[^"]*figures/\w+\.(?:light|dark)\.svg#only-(?:light|dark)")')
 
 
-def draw(root: Path) -> None:
-    """Draw every figure into ``root/<lang>/figures/`` unless the stamps say they are current."""
-    if up_to_date(root):
+def draw(root: Path, project: Project) -> None:
+    """Draw every figure of ``project`` into ``root/<lang>/figures/`` unless the stamps say they are current."""
+    if up_to_date(root, project):
         log.info("figures: all up to date")
         return
     from qkv_site.figures.fonts import static_font_path
@@ -48,7 +49,7 @@ def draw(root: Path) -> None:
     if not static_font_path().exists():
         log.info(f"figures: making the figure font once, a few seconds: {static_font_path()}")
     start = time.perf_counter()
-    written = render_all(root)
+    written = render_all(root, project)
     log.info(f"figures: wrote {len(written)} SVG files in {time.perf_counter() - start:.1f} s")
 
 
@@ -65,8 +66,9 @@ def generated_files(config: MkDocsConfig, root: Path) -> list[File]:
     return files
 
 
-def with_code(markdown: str, src_uri: str, repo_url: str | None) -> str:
-    """``markdown`` with each figure's caption linked to the folded code that drew it."""
+def with_code(markdown: str, src_uri: str, repo_url: str | None, project: Project) -> str:
+    """``markdown`` with each figure's caption linked to the folded code that drew it (its repository
+    link is the module's file in ``project``)."""
     lang = src_uri.split("/", 1)[0]
     if lang not in SOURCE_LABEL:
         return markdown
@@ -86,7 +88,7 @@ def with_code(markdown: str, src_uri: str, repo_url: str | None) -> str:
         # The figure's own indentation, so that the block stays where the figure is (a list, a tab).
         indent = markdown[markdown.rfind("\n", 0, figure.start()) + 1: figure.start()]
         indent = indent if indent.isspace() else ""
-        code = code_block(name, lang, repo_url).split("\n")
+        code = code_block(name, lang, repo_url, project).split("\n")
         return block + "\n\n" + "\n".join(indent + line if line else line for line in code)
 
     return _FIGURE.sub(link_source, markdown)

@@ -21,6 +21,7 @@ from mkdocs.structure.files import Files
 from qkv_site.build import compat
 from qkv_site.build_cache import process_digest
 from qkv_site.cache_files import sweep
+from qkv_site.project import Project
 
 
 def merge_printed_output() -> None:
@@ -39,9 +40,9 @@ def merge_printed_output() -> None:
         classes.extend(cls.__subclasses__())
 
 
-def cache_folder(cache: Path) -> Path:
-    """The folder of mkdocs-jupyter's cache for today's inputs; folders of other inputs are deleted."""
-    current = cache / process_digest()[:16]
+def cache_folder(cache: Path, project: Project) -> Path:
+    """The folder of mkdocs-jupyter's cache for today's inputs of ``project``; folders of other inputs are deleted."""
+    current = cache / process_digest(project)[:16]
     sweep(cache, keep=current)
     return current
 

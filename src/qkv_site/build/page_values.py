@@ -1,5 +1,5 @@
 """Named values in a page's prose: a page says ``values: complexity`` in its front matter, and its
-Markdown uses what `qkv_site.pages.complexity.values()` computed — ``{{ crossover }}`` in a sentence,
+Markdown uses what `qkv_site.pages.complexity.values(project)` computed — ``{{ crossover }}`` in a sentence,
 ``{% for row in memory %}…{% endfor %}`` for the rows of a table whose header and words stay in the page.
 
 The page is a Jinja template (Jinja2 comes with MkDocs), rendered before Markdown sees it, with
@@ -21,6 +21,7 @@ from mkdocs.exceptions import PluginError
 
 from qkv_site.build_cache import process_digest
 from qkv_site.cache_files import atomic_write, sweep
+from qkv_site.project import Project
 
 PAGES_PACKAGE = "qkv_site.pages"
 FRONT_MATTER_KEY = "values"
@@ -36,30 +37,31 @@ _environment = jinja2.Environment(
 )
 
 
-def page_values(name: str, cache: Path | None = None) -> Mapping[str, Any]:
-    """What `qkv_site.pages.<name>.values()` computed. With ``cache`` (a folder), the values are kept
+def page_values(name: str, project: Project, cache: Path | None = None) -> Mapping[str, Any]:
+    """What `qkv_site.pages.<name>.values(project)` computed. With ``cache`` (a folder), the values are kept
     there under the build's inputs digest, so a rebuild with unchanged code reads them instead of
-    computing them again (`qkv_site.build_cache.process_digest`: all of qkv and qkv_site, the results),
-    unless the module says ``KEPT_BETWEEN_BUILDS = False`` (its values come from the pages' text)."""
+    computing them again (`qkv_site.build_cache.process_digest`: all of qkv and qkv_site, the project's
+    results), unless the module says ``KEPT_BETWEEN_BUILDS = False`` (its values come from the pages' text)."""
     module = import_module(f"{PAGES_PACKAGE}.{name}")
     if not getattr(module, "KEPT_BETWEEN_BUILDS", True):  # values read from the pages' text (the corrections list)
         cache = None
     if cache is not None:
-        kept = cache / process_digest()[:16] / f"{name}.pickle"
+        kept = cache / process_digest(project)[:16] / f"{name}.pickle"
         if kept.is_file():
             stored: Mapping[str, Any] = pickle.loads(kept.read_bytes())
             return stored
-    values: Callable[[], Mapping[str, Any]] = module.values
-    computed = values()
+    values: Callable[[Project], Mapping[str, Any]] = module.values
+    computed = values(project)
     if cache is not None:
         sweep(cache, keep=kept.parent)
         atomic_write(kept, pickle.dumps(computed))
     return computed
 
 
-def render(markdown: str, meta: Mapping[str, Any], src_uri: str, cache: Path | None = None,
+def render(markdown: str, meta: Mapping[str, Any], src_uri: str, project: Project, cache: Path | None = None,
            site: Mapping[str, Any] | None = None) -> str:
     """``markdown`` with its named values filled in, or unchanged when its front matter asks for none.
+    Every page's values are computed from ``project`` (`qkv_site.project`): its results, its docs.
 
     ``site`` holds what every page may name from the build's configuration (``repo_url``, ``repo_name``:
     set only when the deploy environment gives them, so a page chooses its words with ``{% if repo_url %}``).
@@ -69,7 +71,7 @@ def render(markdown: str, meta: Mapping[str, Any], src_uri: str, cache: Path | N
         return markdown
     site = {**SITE_NAMES, **(site or {})}
     try:
-        values = page_values(str(name), cache)
+        values = page_values(str(name), project, cache)
         clash = sorted(set(values) & set(site))
         if clash:
             raise ValueError(f"its values shadow the site's own names {clash}")

@@ -3,13 +3,15 @@
 MkDocs runs each event for every plugin by priority (higher first; 0 by default, then in the order
 of `plugins:`). `qkv-site` is listed after the plugins it works with, so at equal priority it runs
 after them. Its state lives on the instance; it defines `on_startup`, so `mkdocs serve` keeps the
-same instance across rebuilds (MkDocs ≥ 1.4). Every reach into another package's internals is in
+same instance across rebuilds (MkDocs ≥ 1.4). The project's paths (`qkv_site.project.Project`: the docs,
+the benchmark results, the sources its figure links point at) are made from the configuration and handed
+to what reads the project's files. Every reach into another package's internals is in
 `qkv_site.build.compat`, checked when the build starts.
 
 | event | priority | what, and why that priority |
 | --- | --- | --- |
 | on_startup | 0 | check the internals of other packages this build relies on (`compat.check`) |
-| on_config | 50 | the site's jieba dictionary, before Material's search plugin reads `jieba_dict_user` |
+| on_config | 50 | the project's paths (`qkv_site.project`); the jieba dictionary, before Material's search reads it |
 | on_config | 0 | caches: markdown-exec blocks run through `BlockRunner`, mkdocs-jupyter's, formulas' |
 | on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
@@ -36,12 +38,14 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from qkv_site import project
 from qkv_site.build import compat, figures, page_values
 from qkv_site.build.block_runs import BlockRunner
 from qkv_site.build.descriptions import description
@@ -60,7 +64,10 @@ LANGUAGES = ("zh", "en")
 
 
 class SiteConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__ has no types
-    """The plugin has no options."""
+    """The plugin's options: where the project's files are, relative to mkdocs.yml (`qkv_site.project`)."""
+
+    results_dir = config_options.Type(str, default=project.RESULTS_DIR)  # the committed benchmark results
+    src_dir = config_options.Type(str, default=project.SRC_DIR)  # the packages' sources, for repository links
 
 
 class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__ has no types
@@ -73,6 +80,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.search: SearchViews | None = None
         self.page_html: str | None = None  # a page's HTML while Material's search reads its search view
         self.built = False
+        self.project: project.Project | None = None  # made from the configuration in on_config
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         compat.check()
@@ -80,13 +88,15 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
 
     @event_priority(50)
     def _configure_search(self, config: MkDocsConfig) -> MkDocsConfig:
-        self.cache = Path(config.config_file_path).resolve().parent / CACHE
+        self.project = project.from_config(config)
+        self.cache = self.project.root / CACHE
         if "search" in config.plugins or "material/search" in config.plugins:  # a test's small site may have none
-            self.search = configure(config, self.cache)
+            self.search = configure(config, self.cache, self.project)
         return config
 
     def _configure(self, config: MkDocsConfig) -> MkDocsConfig:
         cache = self.cache
+        assert self.project is not None
         if self.formulas is None:  # one MathJax process for the life of the process (serve rebuilds reuse it)
             self.formulas = PageFormulas(cache)
         self.formulas.start_build()
@@ -94,18 +104,19 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         if self.runner is None:  # once per instance: a rebuild under `mkdocs serve` keeps the same runner
             run = compat.MARKDOWN_EXEC_RUN.resolve()
             run = run.run if isinstance(run, BlockRunner) else run  # another instance's, in the same process
-            self.runner = BlockRunner(run, cache / "markdown-exec")
+            self.runner = BlockRunner(run, cache / "markdown-exec", self.project)
         setattr(module, compat.MARKDOWN_EXEC_RUN.attribute, self.runner)
         jupyter = config.plugins.get("mkdocs-jupyter")  # a site without notebooks (a test's) has none
         if jupyter is not None:
-            jupyter.config["cache_dir"] = str(cache_folder(cache / "mkdocs-jupyter"))
+            jupyter.config["cache_dir"] = str(cache_folder(cache / "mkdocs-jupyter", self.project))
         self.built = False
         return config
 
     on_config = CombinedEvent(_configure_search, _configure)
 
     def _draw_figures(self, *, config: MkDocsConfig) -> None:
-        figures.draw(self.cache / "figures")
+        assert self.project is not None
+        figures.draw(self.cache / "figures", self.project)
 
     @event_priority(-50)
     def _keep_notebooks(self, *, config: MkDocsConfig) -> None:
@@ -127,12 +138,12 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         return files
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        assert self.runner is not None
+        assert self.runner is not None and self.project is not None
         self.runner.start_page(page.file.src_uri)
         compat.MARKDOWN_EXEC_SESSIONS.resolve().clear()  # no page sees another page's variables
         site = {"repo_url": config["repo_url"], "repo_name": config["repo_name"]}
-        markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.cache / "page-values", site)
-        markdown = figures.with_code(markdown, page.file.src_uri, config["repo_url"])
+        markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.project, self.cache / "page-values", site)
+        markdown = figures.with_code(markdown, page.file.src_uri, config["repo_url"], self.project)
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
     def _tooltips_and_lazy_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -33,6 +33,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from qkv_site import material_search
 from qkv_site.build_cache import process_digest
 from qkv_site.cache_files import atomic_write, sweep
+from qkv_site.project import Project
 from qkv_site.search_text import search_view
 from qkv_site.search_words import write_user_dictionary
 
@@ -63,8 +64,8 @@ def _search_plugin(config: MkDocsConfig) -> Any:
 class SearchViews:
     """The search view of each page's HTML, kept in ``.cache/search-view/<code digest>/``."""
 
-    def __init__(self, cache: Path) -> None:
-        self.folder = cache / "search-view" / process_digest()[:16]
+    def __init__(self, cache: Path, project: Project) -> None:
+        self.folder = cache / "search-view" / process_digest(project)[:16]
         sweep(self.folder.parent, keep=self.folder)  # views made by other code can never be used again
 
     def view(self, html: str) -> str:
@@ -76,7 +77,7 @@ class SearchViews:
         return view
 
 
-def configure(config: MkDocsConfig, cache: Path) -> SearchViews:
+def configure(config: MkDocsConfig, cache: Path, project: Project) -> SearchViews:
     """Give Material's search plugin the site's jieba dictionary; return the views' cache."""
     search = _search_plugin(config)
     dictionary = cache / "search" / "jieba-user-dict.txt"
@@ -85,7 +86,7 @@ def configure(config: MkDocsConfig, cache: Path) -> SearchViews:
                          "the build makes that dictionary from the site's terms (qkv_site.search_words)")
     write_user_dictionary(dictionary)
     search.config.jieba_dict_user = str(dictionary)
-    return SearchViews(cache)
+    return SearchViews(cache, project)
 
 
 def point_english_page_at_its_index(output: str, src_uri: str) -> str:

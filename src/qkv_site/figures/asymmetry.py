@@ -8,9 +8,10 @@ from qkv.examples import cat_sat_on_mat
 from qkv_site.figures.heatmap import draw_weights, outline_cell
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import SMALL_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """A and Aᵀ side by side, the cell (坐在, 猫) framed in both: 0.84 one way, 0.14 the other."""
     example = cat_sat_on_mat()
     t = text("asymmetry", lang)

@@ -10,6 +10,7 @@ from matplotlib.ticker import FixedLocator, NullLocator
 from qkv_site.figures.labels import text
 from qkv_site.figures.results import load, repeats, series
 from qkv_site.figures.style import SCALING_COLORS, SMALL_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 # Implementations, not Q/K/V: the role colours stay free. Markers and line styles tell them apart
 # without colour; qkv's two share its purple.
@@ -51,10 +52,10 @@ def note(results: dict[str, Any], lang: str) -> str:
     return t["note_fewer"].format(repeats=most, fewer="，".join(fewer) if lang == "zh" else ", ".join(fewer), threads=threads)
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """One line per implementation (median of the repeats) and a dotted n² line through qkv's largest n."""
     t = text("attention_time", lang)
-    results = load("attention_speed")
+    results = load(project, "attention_speed")
     fig = new_figure(height=4.8)
     ax = fig.add_subplot()
     every_time = []

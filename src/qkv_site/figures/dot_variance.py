@@ -10,6 +10,7 @@ from matplotlib.ticker import FixedLocator, NullLocator
 from qkv.analysis import DotProductVariance, dot_product_variance
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import SCALING_COLORS, SCALING_STYLES, SMALL_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 D_KS = tuple(2**i for i in range(11))  # 1 … 1024
 
@@ -19,7 +20,7 @@ def _measurement() -> DotProductVariance:
     return dot_product_variance(D_KS)
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Monte-Carlo variance of q·k and of q·k/√d_k against d_k, on log-log axes with the lines d_k and 1."""
     result = _measurement()
     t = text("dot_variance", lang)

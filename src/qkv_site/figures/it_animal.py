@@ -8,11 +8,12 @@ from matplotlib.figure import Figure
 from qkv.examples import it_animal_sentence
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import COLORS, SCALING_COLORS, SMALL_SIZE, TITLE_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 HIGHLIGHT = SCALING_COLORS["sqrt_d_k"]  # the heatmaps' purple: an attention weight
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """One bar per token of the sentence (in order, top to bottom): the attention row of the query "it"."""
     example = it_animal_sentence()
     t = text("it_animal", lang)

@@ -11,12 +11,13 @@ from qkv.complexity import format_bytes
 from qkv.kv_cache import MODEL_SHAPES
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import COLORS, SMALL_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 SEQ_LEN = 4096  # one common length for every model: Llama 2's context
 GIB = 2**30
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Horizontal bars, one per model shape; each bar is half K (K's colour), half V (V's colour)."""
     t = text("kv_cache_sizes", lang)
     shapes = list(reversed(MODEL_SHAPES))  # the first model at the top

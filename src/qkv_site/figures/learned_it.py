@@ -8,9 +8,10 @@ from qkv.learning import sentences as s
 from qkv_site.figures.labels import text
 from qkv_site.figures.learned_common import it_bars, model
 from qkv_site.figures.style import SMALL_SIZE, TITLE_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Two panels side by side (…too tired | …too wide): "it"'s row in layer 1 and in layer 2."""
     trained = model("baseline")
     t = text("learned_it", lang)

@@ -8,11 +8,12 @@ from qkv.learning.experiments import LARGE_D_K
 from qkv_site.figures.labels import text
 from qkv_site.figures.learned_common import model
 from qkv_site.figures.style import SCALING_COLORS, SCALING_STYLES, TITLE_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 RUNS = {"none": "scale 1", "sqrt_d_k": "scale 1/√d_k", "d_k": "scale 1/d_k"}  # SCALING_COLORS key → experiment
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Three panels over the steps: batch loss (log), mean attention entropy, the norm of the softmax's Jacobian."""
     t = text("learned_scaling", lang)
     fig = new_figure(height=7.6)

@@ -9,9 +9,10 @@ from qkv.learning import sentences as s
 from qkv_site.figures.labels import text
 from qkv_site.figures.learned_common import model
 from qkv_site.figures.style import COLORS, TITLE_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """One heatmap per layer: a row per snapshot step, a column per word (the key); colour is "it"'s weight."""
     h = model("baseline").history
     t = text("learned_snapshots", lang)

@@ -7,9 +7,10 @@ from matplotlib.figure import Figure
 from qkv_site.figures.labels import text
 from qkv_site.figures.learned_common import LAYER_COLORS, model
 from qkv_site.figures.style import COLORS, TITLE_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Top: the batch loss at every step and the held-out loss (log scale); bottom: held-out accuracy."""
     h = model("baseline").history
     t = text("learned_training", lang)

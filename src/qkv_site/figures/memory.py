@@ -9,6 +9,7 @@ from matplotlib.ticker import FixedLocator, NullLocator
 from qkv.complexity import attention_matrix_bytes, format_bytes
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import SCALING_COLORS, SMALL_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 LENGTHS = 2 ** np.arange(7, 19)  # n = 128 … 256K
 ARTICLE_ROWS = (512, 4096, 32768, 128000)  # the rows of the article's table
@@ -20,7 +21,7 @@ def _length_label(n: float) -> str:
     return f"{int(n) // 1024}K" if n >= 1024 else f"{int(n)}"
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Log-log line of bytes(n) = 2n², with the article's four lengths marked and labelled in binary units."""
     t = text("memory", lang)
     nbytes = [attention_matrix_bytes(int(n)) for n in LENGTHS]

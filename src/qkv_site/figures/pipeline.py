@@ -9,6 +9,7 @@ from matplotlib.patches import FancyBboxPatch
 
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import COLORS, FONT_SIZE, WIDTH, Theme, new_figure
+from qkv_site.project import Project
 
 # Layout in data units (x: 0 … 9.6 across the figure); one row per step, top to bottom.
 X_RANGE, Y_RANGE = (0.0, 9.2), (0.1, 9.6)
@@ -40,7 +41,7 @@ def _arrow(ax: Axes, start: tuple[float, float], end: tuple[float, float], color
                                 shrinkA=0, shrinkB=0))
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Boxes and arrows: X → ×W_Q/×W_K/×W_V → Q, K, V → QKᵀ → ÷√d_k → softmax → ×V → output."""
     t = text("pipeline", lang)
     width, height = X_RANGE[1] - X_RANGE[0], Y_RANGE[1] - Y_RANGE[0]

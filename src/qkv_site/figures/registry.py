@@ -1,4 +1,5 @@
-"""The list of figures and `render_all`, which writes them as SVG into the docs once per change."""
+"""The list of figures and `render_all`, which writes them as SVG into a folder (the build's ``.cache/figures/``)
+once per change."""
 
 from __future__ import annotations
 
@@ -31,10 +32,12 @@ from qkv_site.figures import (
 from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.stamp import STAMP, source_digest
 from qkv_site.figures.style import THEMES, Theme, rc
+from qkv_site.project import Project
 
-Draw = Callable[[Theme, str], Figure]
+Draw = Callable[[Theme, str, Project], Figure]
 
-# name → draw(theme, lang); the page shows docs/{lang}/figures/{name}.{scheme}.svg
+# name → draw(theme, lang, project); the page shows figures/{name}.{scheme}.svg of its language
+# (the project is where a figure of measurements finds the committed benchmark results)
 FIGURES: dict[str, Draw] = {
     "worked_weights": worked_weights.draw,
     "dot_variance": dot_variance.draw,
@@ -62,7 +65,7 @@ class MissingGlyphError(RuntimeError):
     """A label uses a character the figure font cannot draw (matplotlib would draw a box)."""
 
 
-def render_svg(draw: Draw, lang: str, scheme: str) -> bytes:
+def render_svg(draw: Draw, lang: str, scheme: str, project: Project) -> bytes:
     """Draw one figure in one language and colour scheme and return its SVG.
 
     matplotlib only warns "Glyph … missing from font(s)" and draws an empty box; here that
@@ -72,7 +75,7 @@ def render_svg(draw: Draw, lang: str, scheme: str) -> bytes:
     with matplotlib.rc_context(rc(theme)), warnings.catch_warnings():  # type: ignore[arg-type]  # rc keys as plain str
         warnings.filterwarnings("error", message=r".*Glyph.*missing")
         try:
-            fig = draw(theme, lang)
+            fig = draw(theme, lang, project)
             buffer = io.BytesIO()
             fig.savefig(buffer, format="svg", metadata=SVG_METADATA, bbox_inches="tight", pad_inches=0.06)
         except UserWarning as warning:  # only the glyph warning is turned into an error above
@@ -88,19 +91,19 @@ def _write_if_changed(path: Path, content: bytes) -> bool:
     return True
 
 
-def render_all(docs_dir: Path) -> list[Path]:
-    """Write every figure to ``docs_dir/{lang}/figures/{name}.{scheme}.svg``; return the files written.
+def render_all(root: Path, project: Project) -> list[Path]:
+    """Write every figure of ``project`` to ``root/{lang}/figures/{name}.{scheme}.svg``; return the files written.
 
-    A language whose ``figures/.stamp`` already holds `source_digest()` is skipped, so a
+    A language whose ``figures/.stamp`` already holds `source_digest(project)` is skipped, so a
     second call (the i18n plugin builds once per language; `mkdocs serve` rebuilds on every
     change) costs one hash and writes nothing. SVGs with the same bytes as before are not
     rewritten, and SVGs of figures that no longer exist are deleted. The stamp is written
     last, so an interrupted render is redone next time.
     """
-    digest = source_digest()
+    digest = source_digest(project)
     written: list[Path] = []
     for lang in LANGUAGES:
-        folder = Path(docs_dir) / lang / "figures"
+        folder = Path(root) / lang / "figures"
         stamp = folder / STAMP
         if stamp.exists() and stamp.read_text(encoding="utf-8") == digest:
             continue
@@ -110,7 +113,7 @@ def render_all(docs_dir: Path) -> list[Path]:
             for scheme in SCHEMES:
                 path = folder / f"{name}.{scheme}.svg"
                 expected.add(path)
-                if _write_if_changed(path, render_svg(draw, lang, scheme)):
+                if _write_if_changed(path, render_svg(draw, lang, scheme, project)):
                     written.append(path)
         for stale in set(folder.glob("*.svg")) - expected:
             stale.unlink()

@@ -1,4 +1,5 @@
-"""The committed benchmark results (benchmarks/results/*.json) that the measurement figures and page draw from.
+"""The committed benchmark results (the project's ``results_dir``, benchmarks/results/*.json) that the
+measurement figures and page draw from.
 
 They are produced by the scripts in benchmarks/ and committed, so that a site build draws the same
 figures everywhere. `stamp.source_digest` hashes these files: new results redraw the figures.
@@ -10,18 +11,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[3]  # src/qkv_site/figures/results.py -> the repository
-RESULTS_DIR = ROOT / "benchmarks" / "results"
+from qkv_site.project import Project
 
 
-def result_files() -> list[Path]:
-    """Every committed result file, in a stable order."""
-    return sorted(RESULTS_DIR.glob("*.json"))
+def result_files(project: Project) -> list[Path]:
+    """Every committed result file of ``project``, in a stable order."""
+    return sorted(project.results_dir.glob("*.json"))
 
 
-def load(name: str) -> dict[str, Any]:
-    """``benchmarks/results/{name}.json``; a missing file fails the build with the command that makes it."""
-    path = RESULTS_DIR / f"{name}.json"
+def load(project: Project, name: str) -> dict[str, Any]:
+    """``<results_dir>/{name}.json``; a missing file fails the build with the command that makes it."""
+    path = project.results_dir / f"{name}.json"
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing; run `python benchmarks/{name}.py` (full mode) to produce it")
     results: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))

@@ -8,9 +8,10 @@ from qkv.examples import translation_example
 from qkv_site.figures.heatmap import draw_weights
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import Theme, new_figure
+from qkv_site.project import Project
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Two heatmaps: encoder self-attention (source × source) and decoder cross-attention (target × source)."""
     example = translation_example()
     t = text("self_vs_cross", lang)

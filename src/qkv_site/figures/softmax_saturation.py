@@ -10,6 +10,7 @@ from matplotlib.ticker import FixedLocator, NullLocator
 from qkv.analysis import SCALINGS, ScalingStudy, scaling_study
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import SCALING_COLORS, SCALING_STYLES, SMALL_SIZE, TITLE_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 D_KS = tuple(2**i for i in range(11))  # 1 … 1024
 
@@ -19,7 +20,7 @@ def _study() -> ScalingStudy:
     return scaling_study(D_KS)
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Two panels over log₂ d_k: the largest softmax weight (focus) and the Jacobian's norm (gradient)."""
     study = _study()
     t = text("softmax_saturation", lang)

@@ -1,14 +1,17 @@
-"""Whether the figures in the docs are up to date: a digest of what they are drawn from, kept in ``figures/.stamp``.
+"""Whether the drawn figures are up to date: a digest of what they are drawn from, kept beside them in
+``<folder>/<lang>/figures/.stamp`` (the build draws into ``.cache/figures/``).
 
 Cheap on purpose (no matplotlib import): a build whose figures are current pays for one hash.
 
 >>> import tempfile
->>> with tempfile.TemporaryDirectory() as docs:
-...     before = up_to_date(Path(docs))
+>>> from qkv_site.project import load_project
+>>> project = load_project(Path("mkdocs.yml"))
+>>> with tempfile.TemporaryDirectory() as folder:
+...     before = up_to_date(Path(folder), project)
 ...     for lang in LANGUAGES:
-...         (Path(docs) / lang / "figures").mkdir(parents=True)
-...         _ = (Path(docs) / lang / "figures" / STAMP).write_text(source_digest(), encoding="utf-8")
-...     before, up_to_date(Path(docs))
+...         (Path(folder) / lang / "figures").mkdir(parents=True)
+...         _ = (Path(folder) / lang / "figures" / STAMP).write_text(source_digest(project), encoding="utf-8")
+...     before, up_to_date(Path(folder), project)
 (False, True)
 """
 
@@ -16,27 +19,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import qkv
+import qkv_site.figures
 from qkv_site.cache_files import files_digest, python_files
 from qkv_site.figures import results
 from qkv_site.figures.labels import LANGUAGES
+from qkv_site.project import Project
 
 STAMP = ".stamp"
-SRC = Path(__file__).resolve().parents[2]  # src/
-SOURCES = ("qkv", "qkv_site/figures")  # the math and the drawing code
+# The math and the drawing code, found from the packages themselves (not a project path).
+SOURCES = {"qkv": Path(qkv.__file__).resolve().parent, "qkv_site.figures": Path(qkv_site.figures.__file__).resolve().parent}
 LIBRARIES = ("matplotlib", "manimgx-fonts-cjk", "uharfbuzz")  # the renderer, the font and what cuts it
 
 
-def source_digest(src: Path = SRC, result_files: list[Path] | None = None) -> str:
-    """sha256 of everything the figures depend on: the `qkv` and figure sources, benchmark results, matplotlib, the font."""
-    files = [file for package in SOURCES for file in python_files(src / package, package.replace("/", "."))]
+def source_digest(project: Project, sources: dict[str, Path] = SOURCES) -> str:
+    """sha256 of everything the figures depend on: the `qkv` and figure sources, the project's benchmark
+    results, matplotlib, the font."""
+    files = [file for name, folder in sources.items() for file in python_files(folder, name)]
     # The measurement figures draw committed benchmark results: new results, new figures.
-    measured = results.result_files() if result_files is None else result_files
-    files += [(f"benchmarks/results/{path.name}", path) for path in measured]
+    files += [(f"results/{path.name}", path) for path in results.result_files(project)]
     return files_digest(files, LIBRARIES)
 
 
-def up_to_date(docs_dir: Path, digest: str | None = None) -> bool:
-    """True when every language's ``figures/.stamp`` holds the current `source_digest`."""
-    digest = digest or source_digest()
-    stamps = [Path(docs_dir) / lang / "figures" / STAMP for lang in LANGUAGES]
+def up_to_date(folder: Path, project: Project) -> bool:
+    """True when every language's ``figures/.stamp`` under ``folder`` holds the current `source_digest`."""
+    digest = source_digest(project)
+    stamps = [Path(folder) / lang / "figures" / STAMP for lang in LANGUAGES]
     return all(stamp.is_file() and stamp.read_text(encoding="utf-8") == digest for stamp in stamps)

@@ -9,6 +9,7 @@ from qkv.complexity import format_bytes
 from qkv_site.figures.labels import text
 from qkv_site.figures.results import load
 from qkv_site.figures.style import SCALING_COLORS, SMALL_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 NAIVE_COLOR = SCALING_COLORS["none"]  # the pink of "the cost that hurts", as in memory.py
 TILED_COLOR = SCALING_COLORS["sqrt_d_k"]  # the purple of the fix
@@ -18,10 +19,10 @@ def _length_label(n: float) -> str:
     return f"{int(n) // 1024}K" if n >= 1024 else f"{int(n)}"
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """Log-log lines of the traced peak of each implementation, with one n×n float32 matrix for scale."""
     t = text("tiled_memory", lang)
-    results = load("attention_memory")
+    results = load(project, "attention_memory")
     rows = sorted(results["results"], key=lambda row: row["n"])
     ns = [row["n"] for row in rows]
     naive = [row["naive_peak_bytes"] for row in rows]

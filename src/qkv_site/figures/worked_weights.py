@@ -8,9 +8,10 @@ from qkv.examples import worked_example
 from qkv_site.figures.heatmap import draw_weights
 from qkv_site.figures.labels import text
 from qkv_site.figures.style import SMALL_SIZE, Theme, new_figure
+from qkv_site.project import Project
 
 
-def draw(theme: Theme, lang: str) -> Figure:
+def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """The 2×2 softmax weights of the article's fourth step, numbers in the cells."""
     example = worked_example()
     t = text("worked_weights", lang)

@@ -3,7 +3,9 @@
 Each comparison the page's prose makes (“I” gives “cats” more than “cats” gives “I”, …) is checked
 here against the numbers it compares: when they stop supporting it, the build stops naming it.
 
->>> values()["measured"]["frobenius"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["measured"]["frobenius"]
 '1.37'
 """
 
@@ -19,6 +21,7 @@ from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, query_equals_key_example, worked_example
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import bmatrix, number, percent, vector
+from qkv_site.project import Project
 
 
 def _require(holds: bool, sentence: str) -> None:
@@ -88,6 +91,6 @@ def _exercise_3() -> dict[str, str]:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     return {"softmax_note": _softmax_note(), "coincidence": _coincidence(), "measured": _measured(),
             "exercise_1": _exercise_1(), "exercise_2": _exercise_2(), "exercise_3": _exercise_3()}

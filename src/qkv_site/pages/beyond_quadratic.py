@@ -5,7 +5,9 @@ committed benchmark results (`benchmarks/results/attention_memory.json`, `attent
 Every comparison the page's prose makes of them is either chosen in the page by a flag computed
 here or checked here: re-measured results that no longer support a sentence stop the build naming it.
 
->>> values()["online"]["identical"], values()["causal"]["share_1024"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["online"]["identical"], values(project)["causal"]["share_1024"]
 (True, '56.25%')
 """
 
@@ -29,6 +31,7 @@ from qkv.kv_cache import attention_kind
 from qkv_site.claims import ClaimError
 from qkv_site.figures.results import load, repeats, series
 from qkv_site.formatting import bmatrix, number
+from qkv_site.project import Project
 
 PAGE = "beyond-quadratic.md"
 KV_FIGURE_SEQ_LEN = 4096  # the KV-cache figure's one length for every model (figures/kv_cache_sizes.py)
@@ -547,8 +550,8 @@ def kv_cache_values() -> dict[str, Any]:
 
 
 @cache
-def values() -> dict[str, Any]:
-    memory, speed = load("attention_memory"), load("attention_speed")
+def values(project: Project) -> dict[str, Any]:
+    memory, speed = load(project, "attention_memory"), load(project, "attention_speed")
     return {"online": _online(), "memory": memory_values(memory), "time": timing_values(speed),
             "causal": causal_values(speed), "layouts": layout_values(speed), "kv": kv_cache_values(),
             "default_block_size": _n(speed["tiled_default_block_size"])}

@@ -1,6 +1,8 @@
 """The numbers of the page “复杂度与瓶颈 / Complexity and the bottleneck”, from `qkv.complexity`.
 
->>> values()["crossover"], values()["cost"]["scores"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["crossover"], values(project)["cost"]["scores"]
 ('767', '8,589,934,592')
 """
 
@@ -19,6 +21,7 @@ from qkv.complexity import (
     total_multiplications,
 )
 from qkv_site.claims import ClaimError
+from qkv_site.project import Project
 
 N, D = 4096, 512  # the example of the cost table
 LONG_CONTEXT = 32_768  # exercise 1: the context often called 32K
@@ -68,7 +71,7 @@ def _require(holds: bool, sentence: str) -> None:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     counts = step_multiplications(N, D)
     crossover = crossover_length(D)
     table = memory_table(dtype="float16")

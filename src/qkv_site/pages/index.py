@@ -1,6 +1,8 @@
 """The values of the home page: the size of the worked example its reading path describes.
 
->>> values()["tokens"], values()["d_model"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["tokens"], values(project)["d_model"]
 ('2', '4')
 """
 
@@ -10,10 +12,11 @@ from functools import cache
 from typing import Any
 
 from qkv.examples import worked_example
+from qkv_site.project import Project
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     example = worked_example()
     tokens, d_model = example.x.shape  # (tokens, d_model)
     return {"tokens": str(tokens), "d_model": str(d_model)}

@@ -3,7 +3,9 @@
 Exercise 1 compares a query with the same query ten times larger; the sentences around it (every
 value gets a share; the larger query's output is almost exactly v₁) are checked here.
 
->>> [row.weights for row in values()["lookups"]]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> [row.weights for row in values(project)["lookups"]]
 ['[0.6698, 0.3302]', '[0.9992, 0.0008]']
 """
 
@@ -19,6 +21,7 @@ from qkv import scaled_dot_product_attention, self_attention
 from qkv.examples import worked_example
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import vector
+from qkv_site.project import Project
 
 KEYS = np.array([[1.0, 0.0], [0.0, 1.0]])  # (2 keys, d_k = 2)
 VALUES = np.array([[10.0, 0.0], [0.0, 10.0]])  # (2 keys, d_v = 2)
@@ -59,6 +62,6 @@ def _weighted_average() -> None:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     _weighted_average()
     return {"lookups": _lookups()}

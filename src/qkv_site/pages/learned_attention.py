@@ -5,7 +5,9 @@ figures and the motivation page's caption share the same runs. Each sentence of 
 compares these numbers (“sits at chance”, “saturates”, “does not attend to its referent”) is
 checked here: when the numbers stop supporting it, the build stops naming it.
 
->>> values()["baseline"]["accuracy"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["baseline"]["accuracy"]
 '100.0%'
 """
 
@@ -24,6 +26,7 @@ from qkv.learning.experiments import LARGE_D_K
 from qkv.learning.network import init_parameters
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import number, percent
+from qkv_site.project import Project
 
 PAGE = "learned-attention.md"
 CHANCE_BAND = 0.05  # held-out accuracy within 5 points of 50% is "at chance"
@@ -299,7 +302,7 @@ def _exercise_2() -> dict[str, Any]:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     _require(set(SCALES) <= set(EXPERIMENTS), "the scaling experiment's three runs are experiments of qkv.learning")
     return {"task": _task(), "baseline": _baseline(), "snapshots": _snapshots(), "looks": _where_it_looks(),
             "one_layer": _one_layer(), "scaling": _scaling(), "tied": _tied(), "no_projections": _no_projections(),

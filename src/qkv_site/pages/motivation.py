@@ -3,7 +3,9 @@
 The hand-made figure's exercises, and the caption of the trained model's figure, whose numbers
 come from the page “让模型自己学会注意 / Watching a model learn to attend” (the same runs).
 
->>> values()["exercise_1"]["ratio"] == values()["exercise_1"]["exp_gap"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["exercise_1"]["ratio"] == values(project)["exercise_1"]["exp_gap"]
 True
 """
 
@@ -20,6 +22,7 @@ from qkv.examples import it_animal_sentence
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import number, percent
 from qkv_site.pages import learned_attention
+from qkv_site.project import Project
 
 
 def _require(holds: bool, sentence: str) -> None:
@@ -61,8 +64,8 @@ def _exercise_2() -> dict[str, str]:
     return {"street": percent(row["street"]), "others": percent(min(others)), "street_before": percent(before["street"])}
 
 
-def _trained() -> dict[str, str]:
-    page = learned_attention.values()
+def _trained(project: Project) -> dict[str, str]:
+    page = learned_attention.values(project)
     return {"train": page["task"]["train"], "steps": page["task"]["steps"], "layers": page["task"]["layers"],
             "accuracy": page["baseline"]["accuracy"], "heldout": page["task"]["heldout"],
             "layer1_cross": page["looks"]["layer1_cross"], "layer2_tired": page["looks"]["layer2_adjective"],
@@ -70,5 +73,5 @@ def _trained() -> dict[str, str]:
 
 
 @cache
-def values() -> dict[str, Any]:
-    return {"hand_made": _hand_made(), "trained": _trained(), "exercise_1": _exercise_1(), "exercise_2": _exercise_2()}
+def values(project: Project) -> dict[str, Any]:
+    return {"hand_made": _hand_made(), "trained": _trained(project), "exercise_1": _exercise_1(), "exercise_2": _exercise_2()}

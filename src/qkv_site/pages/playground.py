@@ -6,7 +6,9 @@ dimensions from `qkv_site.playground` (the JavaScript reads them from the preset
 largest cell from the JavaScript itself, and the length of the “it” → “animal” preset from
 `qkv.examples`.
 
->>> values()["max_tokens"], values()["max_dim"], values()["max_cell"], values()["animal_tokens"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["max_tokens"], values(project)["max_dim"], values(project)["max_cell"], values(project)["animal_tokens"]
 ('6', '8', '1000', '12')
 """
 
@@ -14,14 +16,15 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from qkv.examples import it_animal_sentence
 from qkv_site.claims import ClaimError
-from qkv_site.figure_markup import ROOT
 from qkv_site.playground import MAX_DIM, MAX_PRESET_TOKENS, MAX_TOKENS, presets, presets_script
+from qkv_site.project import Project
 
-SCRIPT = ROOT / "docs" / "assets" / "javascripts" / "playground" / "playground.js"
+SCRIPT = Path("assets") / "javascripts" / "playground" / "playground.js"  # in the project's docs folder
 _LIMIT = re.compile(r"^const LIMIT = (\d+);", re.MULTILINE)
 
 
@@ -42,7 +45,7 @@ def max_cell(script: str) -> int:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     animal = len(it_animal_sentence().tokens)
     if not MAX_TOKENS < animal <= MAX_PRESET_TOKENS:
         raise ValueError(f"the 'it' → 'animal' preset has {animal} tokens: the page says it goes beyond the manual "
@@ -53,4 +56,4 @@ def values() -> dict[str, Any]:
         raise ClaimError("playground.md: the data no longer support the sentence: the three presets are exported from "
                          f"qkv.examples (there are {count})")
     return {"presets_script": presets_script(), "max_tokens": str(MAX_TOKENS), "max_dim": str(MAX_DIM),
-            "max_cell": str(max_cell(SCRIPT.read_text(encoding="utf-8"))), "animal_tokens": str(animal)}
+            "max_cell": str(max_cell((project.docs_dir / SCRIPT).read_text(encoding="utf-8"))), "animal_tokens": str(animal)}

@@ -6,9 +6,11 @@ lie relative to the diagonal). Its caption says the cross-attention lines up alo
 and exercise 2 that a causal mask shares out what “love” gave “cats” between “I” and itself: both
 are checked here against the weights.
 
->>> [row.keys for row in values()["figure"]["encoder"]["rows"]]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> [row.keys for row in values(project)["figure"]["encoder"]["rows"]]
 [['love'], ['I', 'cats'], ['love']]
->>> values()["figure"]["encoder"]["diagonal"], values()["figure"]["cross"]["diagonal"]
+>>> values(project)["figure"]["encoder"]["diagonal"], values(project)["figure"]["cross"]["diagonal"]
 ('none', 'all')
 """
 
@@ -25,6 +27,7 @@ from qkv import causal_mask, self_attention
 from qkv.examples import translation_example
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import percent
+from qkv_site.project import Project
 
 PAGE = "self-vs-cross.md"
 TIE = 1e-9  # weights this close are equally heavy
@@ -116,5 +119,5 @@ def _exercise_2() -> dict[str, list[Share]]:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     return {"figure": _figure(), "exercise_2": _exercise_2()}

@@ -5,7 +5,9 @@ for each matrix, the rows that change. What the prose says of them (steps 2 to 4
 1 and 5 one row per token; Q, K and V change only in the row of “love”, and from step 2 on the
 change reaches “I”) is checked here.
 
->>> values()["shapes"]["scores"], values()["changed"]["q"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["shapes"]["scores"], values(project)["changed"]["q"]
 ('6 \\\\times 6', ['love'])
 """
 
@@ -19,6 +21,7 @@ import numpy as np
 from qkv import attention_scores, project, scaled_dot_product_attention, softmax
 from qkv.examples import worked_example
 from qkv_site.claims import ClaimError
+from qkv_site.project import Project
 
 N, D_MODEL, D_K = 6, 512, 64  # exercise 1 (d_v = d_k)
 CHANGED_LOVE = [1, 1, 0, 0]  # exercise 2: the new input vector of "love"
@@ -64,5 +67,5 @@ def _changed() -> dict[str, list[str]]:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     return {"shapes": _shapes(), "changed": _changed()}

@@ -5,7 +5,9 @@ Jacobian norm is above the scaled one at small d_k, …) is checked here against
 describes: when they stop supporting it, the build stops naming it. The random draws are seeded, so
 the table, the exercises and the figure show the same samples on every build.
 
->>> values()["variance_rows"][2].measured, values()["uniform_entropy"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["variance_rows"][2].measured, values(project)["uniform_entropy"]
 ('63.25', '2.77')
 """
 
@@ -23,6 +25,7 @@ from qkv.analysis import SCALINGS, dot_product_variance, scaling_factor, scaling
 from qkv.examples import worked_example
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import number, percent
+from qkv_site.project import Project
 
 PAGE = "why-sqrt-dk.md"
 D_KS_TABLE = (1, 8, 64, 512)  # the variance table
@@ -133,7 +136,7 @@ def _exercise_3() -> dict[str, dict[str, str]]:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     variance_rows, exercise_1 = _variance()
     shown = {
         "variance_rows": variance_rows,

@@ -5,7 +5,9 @@ From `qkv.examples` (the illustrative “猫 坐在 垫子 上” and the worked
 itself without projections, “I” and “love” have vectors of the same length, …) is checked here
 against the numbers it describes: when they stop supporting it, the build stops naming it.
 
->>> values()["unprojected"], values()["exercise_2"]["rank"]
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> values(project)["unprojected"], values(project)["exercise_2"]["rank"]
 (['17%', '48%', '17%', '17%'], '3')
 """
 
@@ -21,6 +23,7 @@ from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, worked_example
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import bmatrix, percent, vector
+from qkv_site.project import Project
 
 PAGE = "why-three-matrices.md"
 SHORT_LONG = ((1.0, 0.0), (3.0, 0.0))  # exercise 1's counterexample: same direction, different lengths
@@ -90,6 +93,6 @@ def _exercise_3() -> dict[str, Any]:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     subspace = _subspace()
     return {**subspace, "exercise_1": _exercise_1(), "exercise_2": _exercise_2(), "exercise_3": _exercise_3()}

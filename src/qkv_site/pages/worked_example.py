@@ -6,7 +6,9 @@ exactly the article's K and V”, “the row of love is the same as without the 
 more to I”) is checked here against the numbers it compares: when they stop supporting it, the build
 stops, naming the page and the sentence.
 
->>> shown = values()
+>>> from qkv_site.project import load_project
+>>> project = load_project("mkdocs.yml")
+>>> shown = values(project)
 >>> shown["d_k"], shown["walk"].total, [step.weight for step in shown["walk"].steps]
 ('3', '4.95', ['0.64', '0.36'])
 >>> [(row.query, row.cells[0].percent) for row in shown["shares"]]
@@ -27,6 +29,7 @@ from qkv.examples import WorkedExample, worked_example
 from qkv_site.claims import ClaimError
 from qkv_site.formatting import bmatrix, factor, number, percent, vector
 from qkv_site.playground import presets_script
+from qkv_site.project import Project
 
 PAGE = "worked-example.md"
 # What the article assumes K and V to be (it gives X and W_Q, not W_K or W_V).
@@ -276,5 +279,5 @@ def values_of(example: WorkedExample) -> dict[str, Any]:
 
 
 @cache
-def values() -> dict[str, Any]:
+def values(project: Project) -> dict[str, Any]:
     return values_of(worked_example())

@@ -1,0 +1,57 @@
+"""The project's paths, all from the MkDocs configuration a build runs with: the folder of the config
+file (the repository root the figure code links are relative to), the docs folder, and the committed
+benchmark results and the packages' sources (the ``qkv-site`` plugin's ``results_dir`` and ``src_dir``,
+relative to the config file).
+
+The plugin makes one `Project` in ``on_config`` and hands it to what reads the project's files (page
+values, figures, the build's inputs digest, the figure code links); tests and command-line tools load
+one from a config file with `load_project`. A build of a config in another folder reads that folder's
+files. The code the build runs, hashes and shows is found from the imported packages (`qkv`,
+`qkv_site`); ``src_dir`` is only where that code is in the repository, for its links.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+
+PLUGIN = "qkv-site"
+RESULTS_DIR = "benchmarks/results"  # the plugin's default ``results_dir``
+SRC_DIR = "src"  # the plugin's default ``src_dir``
+
+
+@dataclass(frozen=True)
+class Project:
+    """Where a build's inputs are; every path is absolute."""
+
+    config_file: Path  # mkdocs.yml
+    docs_dir: Path  # the pages, the site's assets
+    results_dir: Path  # the committed benchmark results pages and figures read
+    src_dir: Path  # the packages' sources in the repository (a figure's code links to its file there)
+
+    @property
+    def root(self) -> Path:
+        """The folder of the config file: the repository root that repository links are relative to."""
+        return self.config_file.parent
+
+
+def from_config(config: MkDocsConfig) -> Project:
+    """The project of a loaded MkDocs configuration: its ``qkv-site`` plugin's ``results_dir`` and
+    ``src_dir`` (relative to the config file), or their defaults when it has no such plugin."""
+    plugin = config.plugins.get(PLUGIN)
+    options = plugin.config if plugin is not None else {"results_dir": RESULTS_DIR, "src_dir": SRC_DIR}
+    config_file = Path(str(config.config_file_path)).resolve()
+    return Project(config_file=config_file, docs_dir=Path(str(config.docs_dir)).resolve(),
+                   results_dir=(config_file.parent / options["results_dir"]).resolve(),
+                   src_dir=(config_file.parent / options["src_dir"]).resolve())
+
+
+@cache
+def load_project(config_file: str | Path) -> Project:
+    """The project of the MkDocs config file ``config_file`` (for tests and command-line tools)."""
+    from mkdocs.config import load_config
+
+    return from_config(load_config(str(config_file)))
