@@ -1,4 +1,4 @@
-"""Helpers for the browser tests, on top of qkv_site.local_browser (the site on 127.0.0.1, Debian's
+"""Helpers for the browser tests, on top of qkv_site.tools.local_browser (the site on 127.0.0.1, Debian's
 Chromium): whether a browser is there, a tab that may only talk to the local site, a page's readiness."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from urllib.parse import urlsplit
 
-from qkv_site.local_browser import CHROMIUM, SiteServer
-from qkv_site.local_browser import launch_chromium as launch
+from qkv_site.tools.local_browser import CHROMIUM, SiteServer
+from qkv_site.tools.local_browser import launch_chromium as launch
 
 INSTALL_HINT = "sudo apt-get install chromium fonts-noto-cjk"
 __all__ = ["CHROMIUM", "DESKTOP", "PHONE", "READY_JS", "TIMEOUT_MS", "LocalOnly", "SiteServer", "browser_unavailable", "launch"]

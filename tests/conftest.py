@@ -95,7 +95,7 @@ def browser():
 @pytest.fixture(scope="session")
 def server(site: Path):
     """The built site on an ephemeral port of 127.0.0.1, under the sub-path it is built for."""
-    from qkv_site.local_browser import SiteServer
+    from qkv_site.tools.local_browser import SiteServer
 
     with SiteServer(site, urlsplit(SITE_URL).path) as running:
         yield running

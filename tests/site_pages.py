@@ -11,7 +11,7 @@ from mkdocs.config import load_config
 
 from conftest import LANGUAGES, ROOT
 from qkv_site.nav import flatten_nav
-from qkv_site.pdf import pdf_path
+from qkv_site.tools.pdf import pdf_path
 
 CONFIG = ROOT / "mkdocs.yml"
 
@@ -60,6 +60,6 @@ def expected_formulas(site: Path, lang: str, source: str) -> int:
 
 
 def is_pdf_edition(site: Path, target: Path) -> bool:
-    """Whether ``target`` is one of the PDFs that ``python -m qkv_site.pdf`` writes into the built site
+    """Whether ``target`` is one of the PDFs that ``python -m qkv_site.tools.pdf`` writes into the built site
     after ``mkdocs build`` (the home pages link them; tests/test_pdf.py makes them and follows those links)."""
     return target in {pdf_path(site, lang) for lang in LANGUAGES}

@@ -775,7 +775,7 @@ def test_links_and_anchors_resolve(light: dict, server: SiteServer, site: Path, 
             target, fragment = urldefrag(link["url"])
             status = fetch(target)
             if status == 404 and is_pdf_edition(site, site / unquote(urlsplit(target).path)[len(server.prefix):]):
-                continue  # made after the build by python -m qkv_site.pdf; tests/test_pdf.py follows these links
+                continue  # made after the build by python -m qkv_site.tools.pdf; tests/test_pdf.py follows these links
             if status != 200:
                 broken.append(f"{visit.url}: {link['href']} → HTTP {status}")
             elif "=" in fragment:

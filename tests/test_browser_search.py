@@ -17,7 +17,7 @@ from site_pages import page_url
 
 SUBPATH = urlsplit(SITE_URL).path
 # What must never reach a reader through search: TeX, markup of typeset formulas, the build code.
-FORBIDDEN = ["\\(", "\\[", "\\begin", "\\frac", "\\text", "$$", "<svg", "<math", "<mjx", "print(display(", "qkv_site.formatting", "bmatrix(",
+FORBIDDEN = ["\\(", "\\[", "\\begin", "\\frac", "\\text", "$$", "<svg", "<math", "<mjx", "print(display(", "qkv_site.content.formatting", "bmatrix(",
              "绘图代码", "Figure code"]  # a caption's link to the code that drew the figure
 # (page language, query, a page that must be found); “对称” finds more pages than Material lists
 # before the reader scrolls.
@@ -99,7 +99,7 @@ def test_result_count_matches_the_list(browser, server: SiteServer, lang: str, q
 def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
     from bs4 import BeautifulSoup
 
-    from qkv_site import material_search
+    from qkv_site.build import material_search
     from site_pages import built_path
 
     for lang in ("zh", "en"):

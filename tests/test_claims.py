@@ -1,4 +1,4 @@
-"""Sentences about computed and measured numbers check themselves (qkv_site.claims): the beyond page's
+"""Sentences about computed and measured numbers check themselves (qkv_site.content.claims): the beyond page's
 sentences follow their data, and a false one stops the strict build (the self-vs-cross figure's: test_self_vs_cross_page.py)."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from conftest import build_site
 
-from qkv_site.claims import ClaimError, choose, claim, listing
+from qkv_site.content.claims import ClaimError, choose, claim, listing
 from qkv_site.figures.attention_time import note
 from qkv_site.figures.results import load
 from qkv_site.pages import beyond_quadratic as beyond
@@ -241,7 +241,7 @@ def test_a_false_claim_stops_the_strict_build_naming_the_page_and_the_sentence(t
         # Timings
 
         ```python exec="on"
-        from qkv_site.claims import claim
+        from qkv_site.content.claims import claim
 
         tiled, qkv = 1.2, 1.0  # seconds, as if re-measured
         print(claim(tiled < qkv, page="timings.md", zh="分块更快。", en="Tiled was faster.", why=f"{tiled} < {qkv}")["en"])

@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import DOCS, ROOT
-from qkv_site.corrections import NOTE_PREFIX, editors_notes, notes_of_page
+from qkv_site.content.corrections import NOTE_PREFIX, editors_notes, notes_of_page
 from site_pages import built_path, nav_sources, page_url
 
 LANGUAGES = list(NOTE_PREFIX)

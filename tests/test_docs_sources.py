@@ -12,7 +12,7 @@ from pytest_codeblocks import extract_from_file
 
 from conftest import DOCS, ROOT, build_site
 from qkv.examples import worked_example
-from qkv_site.formatting import number
+from qkv_site.content.formatting import number
 
 FENCE = re.compile(r"^(\s*)(`{3,})(.*)$")
 

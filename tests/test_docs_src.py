@@ -71,7 +71,7 @@ def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints(project: Pr
 
     from qkv_site.figures.softmax_saturation import D_KS
     from qkv_site.figures.softmax_saturation import _study as figure_study
-    from qkv_site.formatting import number
+    from qkv_site.content.formatting import number
     from qkv_site.pages.why_sqrt_dk import D_KS_FIGURE, values
 
     shown = values(project)
@@ -116,7 +116,7 @@ def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints(project: Pr
 
 
 def test_why_three_matrices_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
-    from qkv_site.formatting import bmatrix, percent, vector
+    from qkv_site.content.formatting import bmatrix, percent, vector
     from qkv_site.pages.why_three_matrices import values
 
     shown = values(project)
@@ -147,7 +147,7 @@ def test_why_three_matrices_programs_agree_with_the_values_the_prose_prints(proj
 
 
 def test_intuition_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
-    from qkv_site.formatting import vector
+    from qkv_site.content.formatting import vector
     from qkv_site.pages.intuition import values
 
     lookups = values(project)["lookups"]
@@ -177,7 +177,7 @@ def test_summary_flow_programs_agree_with_the_values_the_prose_prints(project: P
 
 def test_self_vs_cross_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv import causal_mask
-    from qkv_site.formatting import percent
+    from qkv_site.content.formatting import percent
     from qkv_site.pages.self_vs_cross import values
 
     shown = values(project)["exercise_2"]
@@ -208,14 +208,14 @@ def rendered(page: str, lang: str, project: Project) -> str:
     import yaml
 
     from qkv_site.build.page_values import render
-    from qkv_site.translations import split_front_matter
+    from qkv_site.tools.translations import split_front_matter
 
     front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
     return render(body, yaml.safe_load(front) if isinstance(front, str) else front, f"{lang}/{page}", project)
 
 
 def test_glossary_rows_are_the_terms_the_tooltips_use(project: Project) -> None:
-    from qkv_site.glossary import TERMS
+    from qkv_site.content.glossary import TERMS
 
     for lang in LANGUAGES:
         rows = [line for line in rendered("glossary.md", lang, project).splitlines() if line.startswith("| **")]
@@ -225,7 +225,7 @@ def test_glossary_rows_are_the_terms_the_tooltips_use(project: Project) -> None:
 
 
 def test_corrections_rows_link_every_note_the_pages_carry(project: Project) -> None:
-    from qkv_site.corrections import editors_notes
+    from qkv_site.content.corrections import editors_notes
 
     for lang in LANGUAGES:
         notes = editors_notes(lang, DOCS, ROOT / "mkdocs.yml")
@@ -255,7 +255,7 @@ def test_worked_example_programs_agree_with_the_values_the_prose_prints(project:
     import numpy as np
 
     from qkv import softmax
-    from qkv_site.formatting import bmatrix, percent, vector
+    from qkv_site.content.formatting import bmatrix, percent, vector
     from qkv_site.pages.worked_example import values
 
     shown = values(project)

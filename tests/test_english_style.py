@@ -1,4 +1,4 @@
-"""The English pages follow the mechanical rules of the style sheet (src/qkv_site/english_style.md)."""
+"""The English pages follow the mechanical rules of the style sheet (tests/english_style.md)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from qkv_site.english_style import miscapitalised, symbols_in_sentence, wrong_spellings
+from english_style import miscapitalised, symbols_in_sentence, wrong_spellings
 from site_pages import built_path, nav_sources
 
 # Formulas, code and quoted interface text are not sentences.

@@ -15,10 +15,10 @@ from conftest import DOCS, ROOT
 from qkv import scaled_dot_product_attention
 from qkv.analysis import dot_product_variance, scaling_study
 from qkv.examples import cat_sat_on_mat, worked_example
-from qkv_site.corrections import NOTE_PREFIX
+from qkv_site.content.corrections import NOTE_PREFIX
 from qkv_site.figures.softmax_saturation import D_KS
-from qkv_site.formatting import number
-from qkv_site.playground import presets
+from qkv_site.content.formatting import number
+from qkv_site.content.playground import presets
 from site_pages import built_path, nav_sources
 from test_completeness import TEX_WORD, article_text, squeeze
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
 from qkv_site.pages import intuition
 
 

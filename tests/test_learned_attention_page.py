@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from qkv.learning import sentences as s
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
 from qkv_site.pages import learned_attention as page
 from qkv_site.pages import motivation
 from qkv_site.project import Project

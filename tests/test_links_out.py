@@ -12,9 +12,9 @@ from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
 
 from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
-from qkv_site.emoji_font import SITE_PATH, emoji_in
-from qkv_site.pdf.combine import combined_html
-from qkv_site.pdf.site_map import SitePage, languages, site_pages
+from qkv_site.build.emoji_font import SITE_PATH, emoji_in
+from qkv_site.tools.pdf.combine import combined_html
+from qkv_site.tools.pdf.site_map import SitePage, languages, site_pages
 from qkv_site.project import Project
 from site_pages import built_path, nav_sources
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from qkv.analysis import DotProductVariance, ScalingStudy, dot_product_variance, scaling_study
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
 from qkv_site.pages import why_sqrt_dk
 from qkv_site.project import Project
 

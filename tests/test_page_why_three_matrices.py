@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from qkv.examples import WorkedExample, cat_sat_on_mat, worked_example
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
 from qkv_site.pages import why_three_matrices
 from qkv_site.project import Project
 

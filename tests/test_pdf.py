@@ -1,4 +1,4 @@
-"""The PDF edition: ``python -m qkv_site.pdf`` on a copy of the test session's site, read back with poppler.
+"""The PDF edition: ``python -m qkv_site.tools.pdf`` on a copy of the test session's site, read back with poppler.
 
 Every heading of a language's pages is in its PDF's outline, in nav order, and on the page the outline
 points to; the worked example's matrices are text; no raw TeX, no build code; fonts embedded; links
@@ -23,10 +23,10 @@ from bs4 import BeautifulSoup
 
 from conftest import DOCS, LANGUAGES, ROOT
 from qkv.examples import worked_example
-from qkv_site.formatting import number
-from qkv_site.pdf import pdf_path
-from qkv_site.pdf.combine import combined_html
-from qkv_site.pdf.site_map import SitePage, languages
+from qkv_site.content.formatting import number
+from qkv_site.tools.pdf import pdf_path
+from qkv_site.tools.pdf.combine import combined_html
+from qkv_site.tools.pdf.site_map import SitePage, languages
 from site_pages import built_path, nav_sources
 
 PAGES = nav_sources()
@@ -51,10 +51,10 @@ def pdf_site(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip(f"PDF tests skipped: {missing}")
     copy = tmp_path_factory.mktemp("pdf") / "site"
     shutil.copytree(site, copy)
-    command = [sys.executable, "-m", "qkv_site.pdf", "--site-dir", str(copy), "--config-file", str(ROOT / "mkdocs.yml")]
+    command = [sys.executable, "-m", "qkv_site.tools.pdf", "--site-dir", str(copy), "--config-file", str(ROOT / "mkdocs.yml")]
     result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
     if result.returncode != 0:
-        pytest.fail(f"python -m qkv_site.pdf failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}", pytrace=False)
+        pytest.fail(f"python -m qkv_site.tools.pdf failed:\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}", pytrace=False)
     return copy
 
 
@@ -248,7 +248,7 @@ def test_the_emoji_are_printed(pdf_site: Path, lang: str) -> None:
     # emoji font, which the print page names: on no machine do 📌 and ✅ print as boxes.
     text = "".join(pages_text(pdf_path(pdf_site, lang)))
     assert text.count("📌") >= 5 and "✅" in text
-    from qkv_site.emoji_font import SITE_PATH
-    from qkv_site.pdf.combine import STYLESHEET
+    from qkv_site.build.emoji_font import SITE_PATH
+    from qkv_site.tools.pdf.combine import STYLESHEET
 
     assert f'url("/{SITE_PATH}")' in STYLESHEET.read_text(encoding="utf-8") and (pdf_site / SITE_PATH).is_file()

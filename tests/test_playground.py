@@ -20,8 +20,8 @@ from browser_support import DESKTOP, PHONE, SiteServer
 from qkv import attention_scores, causal_mask, project, scaled_dot_product_attention, self_attention
 from qkv.analysis import scaling_factor
 from qkv.examples import it_animal_sentence, worked_example
-from qkv_site.formatting import factor, number
-from qkv_site.playground import PRESETS_ID, presets
+from qkv_site.content.formatting import factor, number
+from qkv_site.content.playground import PRESETS_ID, presets
 from site_pages import built_path
 
 SCALINGS = ("none", "d_k", "sqrt_d_k")
@@ -104,7 +104,7 @@ def displayed(root) -> dict[str, list[list[str]]]:
 
 
 def shows(text: str, value: float) -> bool:
-    """`text` is `value` as the site writes it (qkv_site.formatting.number).
+    """`text` is `value` as the site writes it (qkv_site.content.formatting.number).
 
     JavaScript and numpy may add up in a different order; a value within 1e-9 of a rounding
     boundary may then round the other way, which is still right to the displayed precision.

@@ -12,8 +12,8 @@ from conftest import DOCS
 
 from qkv import softmax
 from qkv.examples import worked_example
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import percent
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import percent
 from qkv_site.project import Project
 
 LANGUAGES = ("zh", "en")
@@ -187,7 +187,7 @@ def test_the_saturation_figure_s_description_is_checked(project: Project, monkey
 
 def test_the_count_of_presets_the_page_names_is_checked(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
     from qkv_site.pages import playground
-    from qkv_site.playground import presets
+    from qkv_site.content.playground import presets
 
     assert len(presets()["presets"]) == 3
     for lang, words in (("zh", "三个预设"), ("en", "the three presets")):

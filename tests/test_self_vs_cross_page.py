@@ -7,14 +7,15 @@ import re
 
 import numpy as np
 import pytest
+from conftest import the_project
 from test_docs_src import rendered
 
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
 from qkv_site.pages import self_vs_cross
 
 
 def alt_text(lang: str) -> str:
-    alts = re.findall(r"!\[(.*?)\]\(figures/self_vs_cross\.(?:light|dark)\.svg", rendered("self-vs-cross.md", lang))
+    alts = re.findall(r"!\[(.*?)\]\(figures/self_vs_cross\.(?:light|dark)\.svg", rendered("self-vs-cross.md", lang, the_project()))
     assert len(alts) == 2 and alts[0] == alts[1], alts
     return alts[0]
 

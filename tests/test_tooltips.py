@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from qkv_site.glossary import TERMS
-from qkv_site.tooltips import add_tooltips
+from qkv_site.content.glossary import TERMS
+from qkv_site.build.tooltips import add_tooltips
 from site_pages import built_path
 
 

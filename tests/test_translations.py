@@ -13,9 +13,9 @@ import pytest
 
 from conftest import DOCS, ROOT
 from qkv_site.build.translation_notice import NOTICE_CLASS, with_notice
-from qkv_site.translations import page_status, record, section_hashes, split_front_matter
+from qkv_site.tools.translations import page_status, record, section_hashes, split_front_matter
 
-CHECK = [sys.executable, "-m", "qkv_site.translations"]
+CHECK = [sys.executable, "-m", "qkv_site.tools.translations"]
 
 
 def run(*args: str, docs: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -11,7 +11,7 @@ from mkdocs.exceptions import PluginError
 
 from qkv.examples import worked_example
 from qkv_site.build.page_values import render
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
 from qkv_site.pages import worked_example as page
 from qkv_site.project import Project
 

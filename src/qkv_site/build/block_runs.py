@@ -1,4 +1,4 @@
-"""Run a page's `python exec="on"` blocks through the build cache (qkv_site.build_cache).
+"""Run a page's `python exec="on"` blocks through the build cache (qkv_site.build.block_cache).
 
 markdown-exec runs each block with one function (`compat.MARKDOWN_EXEC_RUN`); `BlockRunner` stands
 in for it. A block whose key (the inputs digest, the page, the code before it in its session, its
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from qkv_site.build_cache import BlockCache, block_cache
+from qkv_site.build.block_cache import BlockCache, block_cache
 from qkv_site.project import Project
 
 Run = Callable[..., str]

@@ -2,7 +2,7 @@
 
 Each entry names the package, the pinned version it was written for (pyproject.toml pins them all)
 and what it uses. Material's search worker, which the build corrects in the built site, has its own
-check in `qkv_site.material_search` (the code it changes must be there exactly once), run from here.
+check in `qkv_site.build.material_search` (the code it changes must be there exactly once), run from here.
 `check` runs when the plugin starts: after a dependency bump, the build stops at once with a message
 naming the internal that moved, instead of failing deep inside a page.
 """
@@ -75,7 +75,7 @@ def check(internals: tuple[Internal, ...] = INTERNALS) -> None:
     if not isinstance(client.__dict__.get(TRAITLETS_INITIAL_VALUES), dict):
         missing.append(f"traitlets' {TRAITLETS_INITIAL_VALUES} on NotebookClient, written for traitlets 5.16.1, "
                        f"installed {version('traitlets')}")
-    from qkv_site import material_search
+    from qkv_site.build import material_search
 
     try:
         material_search.check()

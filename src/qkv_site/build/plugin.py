@@ -54,8 +54,8 @@ from qkv_site.build.notebooks import NotebookPages, cache_folder, merge_printed_
 from qkv_site.build.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.build.site_files import EmojiFont, list_notebooks_in_sitemap
 from qkv_site.build.social_cards import with_card
+from qkv_site.build.tooltips import add_tooltips
 from qkv_site.build.translation_notice import with_notice
-from qkv_site.tooltips import add_tooltips
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 

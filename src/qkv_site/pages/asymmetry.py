@@ -19,8 +19,8 @@ import numpy as np
 from qkv import causal_mask, self_attention
 from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, query_equals_key_example, worked_example
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import bmatrix, number, percent, vector
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import bmatrix, number, percent, vector
 from qkv_site.project import Project
 
 

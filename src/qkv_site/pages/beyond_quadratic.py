@@ -28,9 +28,9 @@ from qkv._kernel import block_rows, causal_work_share
 from qkv.complexity import format_bytes
 from qkv.examples import worked_example
 from qkv.kv_cache import attention_kind
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import bmatrix, number
 from qkv_site.figures.results import load, repeats, series
-from qkv_site.formatting import bmatrix, number
 from qkv_site.project import Project
 
 PAGE = "beyond-quadratic.md"

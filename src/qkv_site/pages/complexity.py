@@ -20,7 +20,7 @@ from qkv.complexity import (
     step_multiplications,
     total_multiplications,
 )
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
 from qkv_site.project import Project
 
 N, D = 4096, 512  # the example of the cost table

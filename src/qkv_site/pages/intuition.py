@@ -19,8 +19,8 @@ import numpy as np
 
 from qkv import scaled_dot_product_attention, self_attention
 from qkv.examples import worked_example
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import vector
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import vector
 from qkv_site.project import Project
 
 KEYS = np.array([[1.0, 0.0], [0.0, 1.0]])  # (2 keys, d_k = 2)

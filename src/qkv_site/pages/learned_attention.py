@@ -24,8 +24,8 @@ from qkv.learning import EXPERIMENTS, CoreferenceModel, referent_attention, run_
 from qkv.learning import sentences as s
 from qkv.learning.experiments import LARGE_D_K
 from qkv.learning.network import init_parameters
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import number, percent
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import number, percent
 from qkv_site.project import Project
 
 PAGE = "learned-attention.md"

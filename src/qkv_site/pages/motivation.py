@@ -19,8 +19,8 @@ import numpy as np
 
 from qkv import attention_scores, self_attention
 from qkv.examples import it_animal_sentence
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import number, percent
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import number, percent
 from qkv_site.pages import learned_attention
 from qkv_site.project import Project
 

@@ -25,8 +25,8 @@ import numpy as np
 
 from qkv import causal_mask, self_attention
 from qkv.examples import translation_example
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import percent
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import percent
 from qkv_site.project import Project
 
 PAGE = "self-vs-cross.md"

@@ -20,7 +20,7 @@ import numpy as np
 
 from qkv import attention_scores, project, scaled_dot_product_attention, softmax
 from qkv.examples import worked_example
-from qkv_site.claims import ClaimError
+from qkv_site.content.claims import ClaimError
 from qkv_site.project import Project
 
 N, D_MODEL, D_K = 6, 512, 64  # exercise 1 (d_v = d_k)

@@ -23,8 +23,8 @@ import numpy as np
 from qkv import scaled_dot_product_attention
 from qkv.analysis import SCALINGS, dot_product_variance, scaling_factor, scaling_study
 from qkv.examples import worked_example
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import number, percent
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import number, percent
 from qkv_site.project import Project
 
 PAGE = "why-sqrt-dk.md"

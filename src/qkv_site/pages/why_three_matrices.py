@@ -21,8 +21,8 @@ import numpy as np
 from qkv import project, scaled_dot_product_attention
 from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, worked_example
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import bmatrix, percent, vector
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import bmatrix, percent, vector
 from qkv_site.project import Project
 
 PAGE = "why-three-matrices.md"

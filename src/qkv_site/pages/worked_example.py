@@ -26,9 +26,9 @@ import numpy as np
 
 from qkv import causal_mask, scaled_dot_product_attention, softmax
 from qkv.examples import WorkedExample, worked_example
-from qkv_site.claims import ClaimError
-from qkv_site.formatting import bmatrix, factor, number, percent, vector
-from qkv_site.playground import presets_script
+from qkv_site.content.claims import ClaimError
+from qkv_site.content.formatting import bmatrix, factor, number, percent, vector
+from qkv_site.content.playground import presets_script
 from qkv_site.project import Project
 
 PAGE = "worked-example.md"

@@ -59,7 +59,7 @@ def corrected(source: str, where: str = "Material's search worker") -> str:
         if source.count(wrong) != 1:
             raise MaterialChanged(
                 f"{where} holds {source.count(wrong)} copies of {wrong!r} (mkdocs-material {PINNED} holds one): "
-                f"qkv_site.material_search corrects Chinese query segmentation for that version only"
+                f"qkv_site.build.material_search corrects Chinese query segmentation for that version only"
             )
         source = source.replace(wrong, right)
     return source
@@ -70,7 +70,8 @@ def check() -> None:
     installed = version("mkdocs-material")
     if installed != PINNED:
         raise MaterialChanged(
-            f"mkdocs-material {installed} is installed; qkv_site.material_search is written for {PINNED} (pyproject.toml pins it)"
+            f"mkdocs-material {installed} is installed; qkv_site.build.material_search is written for {PINNED} "
+            "(pyproject.toml pins it)"
         )
     worker = theme_worker()
     if not worker.is_file():

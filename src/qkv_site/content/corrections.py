@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from qkv_site.nav import flatten_nav
-from qkv_site.translations import split_front_matter
+from qkv_site.tools.translations import split_front_matter
 
 NOTE_PREFIX = {"zh": "编者注：", "en": "Editor's note: "}
 _ANCHOR = re.compile(r'^\s*<a id="(note-[a-z0-9-]+)"></a>\s*$')

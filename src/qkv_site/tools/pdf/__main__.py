@@ -1,4 +1,4 @@
-"""``python -m qkv_site.pdf``: make the PDF of every language from a built site."""
+"""``python -m qkv_site.tools.pdf``: make the PDF of every language from a built site."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import sys
 import time
 from pathlib import Path
 
-from qkv_site.local_browser import CHROMIUM
-from qkv_site.pdf import pdf_path
-from qkv_site.pdf.chromium import print_pages
-from qkv_site.pdf.combine import combined_html
-from qkv_site.pdf.site_map import SitePage, languages, site_pages
+from qkv_site.tools.local_browser import CHROMIUM
+from qkv_site.tools.pdf import pdf_path
+from qkv_site.tools.pdf.chromium import print_pages
+from qkv_site.tools.pdf.combine import combined_html
+from qkv_site.tools.pdf.site_map import SitePage, languages, site_pages
 
 
 def build_pdfs(site: Path, config_file: Path, browser: Path = CHROMIUM, langs: list[str] | None = None) -> dict[str, Path]:
@@ -31,7 +31,7 @@ def build_pdfs(site: Path, config_file: Path, browser: Path = CHROMIUM, langs: l
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m qkv_site.pdf", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m qkv_site.tools.pdf", description=__doc__)
     parser.add_argument("--site-dir", type=Path, default=Path("site"),
                         help="the built site (default: site); the PDFs go to <site-dir>/pdf/")
     parser.add_argument("--config-file", type=Path, default=Path("mkdocs.yml"),

@@ -22,7 +22,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 
-from qkv_site.pdf.site_map import SitePage
+from qkv_site.tools.pdf.site_map import SitePage
 
 
 def attribute(tag: Tag, name: str) -> str:

@@ -1,6 +1,6 @@
 """The PDF edition: the whole site of one language in one PDF, printed by Chromium from the built site.
 
-``python -m qkv_site.pdf --site-dir site`` writes ``site/pdf/self-attention.<lang>.pdf`` for every
+``python -m qkv_site.tools.pdf --site-dir site`` writes ``site/pdf/self-attention.<lang>.pdf`` for every
 language of the site (see ``__main__.py``); the home page of each language links its PDF.
 
 >>> pdf_path(Path("site"), "en").as_posix()

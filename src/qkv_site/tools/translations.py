@@ -9,11 +9,11 @@ new hashes. Content hashes, not dates: they survive shallow clones, rebases and 
 
 Check every page (exit status 1 if any English page is behind its Chinese source)::
 
-    python -m qkv_site.translations
+    python -m qkv_site.tools.translations
 
 After updating the English translation of a page, record what it now translates::
 
-    python -m qkv_site.translations --update worked-example.md
+    python -m qkv_site.tools.translations --update worked-example.md
 
 ``--update`` with no page records every page; ``--docs DIR`` works on another copy of ``docs/``.
 """
@@ -39,7 +39,7 @@ PREAMBLE = "_preamble"  # text before the first heading with an id, if any
 _SECTION_HEADING = re.compile(r'^(?:#{1,2} .*\{ #([\w-]+) \}\s*|<h[12] id="([\w-]+)">.*)$')
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*\n", re.DOTALL)
-_RECORD_COMMENT = f"# the {SOURCE_LANG} sections translated here; re-record: python -m qkv_site.translations --update PAGE"
+_RECORD_COMMENT = f"# the {SOURCE_LANG} sections translated here; re-record: python -m qkv_site.tools.translations --update PAGE"
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -241,7 +241,7 @@ def _page_name(name: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m qkv_site.translations",
+        prog="python -m qkv_site.tools.translations",
         description=f"List the {TRANSLATION_LANG} pages whose {SOURCE_LANG} source changed since they were translated.",
     )
     parser.add_argument("--docs", type=Path, default=Path("docs"), help="the docs folder (default: ./docs)")
@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     if outdated:
         print(
             f"\n{len(outdated)} of {len(statuses)} {TRANSLATION_LANG} pages are behind their {SOURCE_LANG} source. "
-            "Update the translation, then record it: python -m qkv_site.translations --update PAGE"
+            "Update the translation, then record it: python -m qkv_site.tools.translations --update PAGE"
         )
         return 1
     print(f"all {len(statuses)} {TRANSLATION_LANG} pages translate the current {SOURCE_LANG} pages")

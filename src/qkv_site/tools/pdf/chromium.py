@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from qkv_site.local_browser import CHROMIUM, SiteServer, launch_chromium
+from qkv_site.tools.local_browser import CHROMIUM, SiteServer, launch_chromium
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Response, Route

@@ -51,7 +51,7 @@ def claim(holds: bool, *, page: str, zh: str, en: str, why: str = "") -> Sentenc
     >>> claim(1 > 2, page="example.md", zh="1 比 2 大。", en="1 is larger than 2.", why="1 > 2")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    qkv_site.claims.ClaimError: example.md: the data no longer support the sentence “1 is larger than 2.” ...; checked: 1 > 2
+    qkv_site.content.claims.ClaimError: example.md: the data no longer support the sentence “1 is larger than 2.” ...
     """
     holds = claim_holds(holds, page, en)
     for lang, text in (("zh", zh), ("en", en)):
