@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -21,19 +22,20 @@ def site_config() -> MkDocsConfig:
     return load_config(str(ROOT / "mkdocs.yml"))
 
 
-def pymdownx_fences(text: str) -> list[tuple[str, str]]:
+def pymdownx_fences(text: str) -> list[tuple[str, dict[str, str], str]]:
     """The fenced blocks Python-Markdown renders from ``text`` with the site's own extensions
-    (mkdocs.yml), as (language, body): superfences hands every fence, at any depth, to a formatter
-    that writes it down. Snippets are left out, so that a ``--8<--`` line stays the line it is."""
+    (mkdocs.yml), as (language, options, body): superfences hands every fence, at any depth, to a
+    formatter that writes it down. Snippets are left out, so that a ``--8<--`` line stays the line it is."""
     config = site_config()
     extensions = [name for name in config["markdown_extensions"] if name != "pymdownx.snippets"]
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, dict[str, str], str]] = []
 
     def keep(language: str, inputs: dict[str, Any], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
+        options.update(inputs)  # the info string's key="value" options, as superfences reads them
         return True
 
     def write_down(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
-        found.append((language, source))
+        found.append((language, options, source))
         return "<pre></pre>"
 
     configs = {name: value for name, value in config["mdx_configs"].items() if name in extensions}
@@ -42,15 +44,21 @@ def pymdownx_fences(text: str) -> list[tuple[str, str]]:
     return found
 
 
-def as_pymdownx_reads_it(fence: Fence) -> tuple[str, str]:
-    return fence.language, fence.body.removesuffix("\n")
+def as_pymdownx_reads_it(fence: Fence) -> tuple[str, dict[str, str], str]:
+    options = dict(re.findall(r'([\w-]+)="([^"]*)"', fence.info))
+    return fence.language, options, fence.body.removesuffix("\n")
+
+
+def in_order(fences: list[tuple[str, dict[str, str], str]]) -> list[tuple[str, list[tuple[str, str]], str]]:
+    # superfences renders nested fences after the top-level ones: compare them as a sorted list
+    return sorted((language, sorted(options.items()), body) for language, options, body in fences)
 
 
 @pytest.mark.parametrize("page", MARKDOWN_PAGES)
 def test_the_fences_of_a_page_are_those_pymdownx_renders(page: str) -> None:
     text = (DOCS / page).read_text(encoding="utf-8")
-    ours = sorted(as_pymdownx_reads_it(fence) for fence in read(DOCS / page).fences)
-    theirs = sorted(pymdownx_fences(text))
+    ours = in_order([as_pymdownx_reads_it(fence) for fence in read(DOCS / page).fences])
+    theirs = in_order(pymdownx_fences(text))
     assert ours == theirs, f"{page}: the parser finds {len(ours)} fences, pymdownx renders {len(theirs)}"
 
 
@@ -106,7 +114,7 @@ def test_fences_inside_admonitions_details_tabs_and_lists() -> None:
         ("sh", "echo c\n", 22, 8),
         ("text", "## not a heading { #no }\n", 28, 4),
     ]
-    assert sorted(map(as_pymdownx_reads_it, page.fences)) == sorted(pymdownx_fences(CONTAINERS))
+    assert in_order(list(map(as_pymdownx_reads_it, page.fences))) == in_order(pymdownx_fences(CONTAINERS))
 
 
 def test_headings_are_read_outside_code_only() -> None:
