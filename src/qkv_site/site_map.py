@@ -81,10 +81,10 @@ class SiteMap:
         """The pages of the nav written in Markdown (not the notebooks), in order."""
         return [source for source in self.nav if source.endswith(".md")]
 
-    def _default(self, lang: str) -> str:
+    def _default(self, lang: str | None = None) -> str:
         if self.default_lang is None:
-            raise ValueError(f"{self.where} has no i18n plugin: it builds no language {lang!r}")
-        if lang not in self.languages:
+            raise ValueError(f"{self.where} has no i18n plugin: the site is built per language, and it names none")
+        if lang is not None and lang not in self.languages:
             raise ValueError(f"language {lang!r} is not built by {self.where}; it builds {list(self.languages)}")
         return self.default_lang
 
@@ -103,7 +103,7 @@ class SiteMap:
     @property
     def root_home(self) -> SitePage:
         """The home page at the site's root: the default language's."""
-        default = self._default(self.default_lang or "")
+        default = self._default()
         return SitePage("index.md", default, default)
 
 

@@ -19,11 +19,12 @@ def build_pdfs(site: Path, config_file: Path, browser: Path = CHROMIUM, langs: l
     if not (site / "index.html").is_file():
         raise FileNotFoundError(f"{site} is not a built site (no index.html): run mkdocs build first")
     site_map = load_site_map(config_file)
+    root_home = site_map.root_home  # an error if the configuration builds no language (no i18n plugin)
     wanted = langs or list(site_map.languages)
     unknown = sorted(set(wanted) - set(site_map.languages))
     if unknown:
         raise ValueError(f"unknown languages {unknown}: the site has {list(site_map.languages)}")
-    pages = {lang: combined_html(site, site_map.pages(lang), site_map.root_home) for lang in wanted}
+    pages = {lang: combined_html(site, site_map.pages(lang), root_home) for lang in wanted}
     outputs = {lang: pdf_path(site, lang) for lang in wanted}
     print_pages(site, pages, outputs, browser)
     return outputs
