@@ -49,16 +49,16 @@ def as_pymdownx_reads_it(fence: Fence) -> tuple[str, dict[str, str], str]:
     return fence.language, options, fence.body.removesuffix("\n")
 
 
-def in_order(fences: list[tuple[str, dict[str, str], str]]) -> list[tuple[str, list[tuple[str, str]], str]]:
-    # superfences renders nested fences after the top-level ones: compare them as a sorted list
+def unordered(fences: list[tuple[str, dict[str, str], str]]) -> list[tuple[str, list[tuple[str, str]], str]]:
+    # superfences formats nested fences after the top-level ones: compare the two as sorted lists
     return sorted((language, sorted(options.items()), body) for language, options, body in fences)
 
 
 @pytest.mark.parametrize("page", MARKDOWN_PAGES)
 def test_the_fences_of_a_page_are_those_pymdownx_renders(page: str) -> None:
     text = (DOCS / page).read_text(encoding="utf-8")
-    ours = in_order([as_pymdownx_reads_it(fence) for fence in read(DOCS / page).fences])
-    theirs = in_order(pymdownx_fences(text))
+    ours = unordered([as_pymdownx_reads_it(fence) for fence in read(DOCS / page).fences])
+    theirs = unordered(pymdownx_fences(text))
     assert ours == theirs, f"{page}: the parser finds {len(ours)} fences, pymdownx renders {len(theirs)}"
 
 
@@ -114,7 +114,7 @@ def test_fences_inside_admonitions_details_tabs_and_lists() -> None:
         ("sh", "echo c\n", 22, 8),
         ("text", "## not a heading { #no }\n", 28, 4),
     ]
-    assert in_order(list(map(as_pymdownx_reads_it, page.fences))) == in_order(pymdownx_fences(CONTAINERS))
+    assert unordered(list(map(as_pymdownx_reads_it, page.fences))) == unordered(pymdownx_fences(CONTAINERS))
 
 
 def test_headings_are_read_outside_code_only() -> None:
