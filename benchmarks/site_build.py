@@ -51,6 +51,7 @@ import urllib.request
 from urllib.parse import unquote, urlsplit
 
 from _common import ROOT, machine_info, median, output_path, parser, run_main, table, verdict, write_results
+from qkv_site.site_map import load_site_map
 
 TARGETS = {
     "first_build_s": (30.0, "first build on a new machine (empty font cache, no build cache) under 30 s on a 2-core machine"),
@@ -59,10 +60,13 @@ TARGETS = {
     "edit_reload_s": (3.0, "mkdocs serve: from saving an edited page to serving it under 3 s on a 2-core machine"),
     "page_gzip_bytes": (150_000, "worked-example page at most 150 KB (150,000 bytes) gzip in total"),
 }
-PAGE = "worked-example/index.html"  # the Chinese page at the site root; the English one is under en/
+SITE_MAP = load_site_map(ROOT / "mkdocs.yml")
+DEFAULT_LANG = SITE_MAP.root_home.lang  # built at the site root
+MEASURED = "worked-example.md"
+PAGE = SITE_MAP.page(MEASURED, DEFAULT_LANG).path_in_site  # the Chinese page, at the site root
 NOTEBOOKS = [ROOT / "docs" / "zh" / "notebook.ipynb", ROOT / "docs" / "en" / "notebook.ipynb"]
 BUILD_CACHE = ROOT / ".cache"  # what builds keep for the next one (qkv_site.build, mkdocs-jupyter)
-EDITED_PAGE, EDITED_URL = ROOT / "docs" / "zh" / "summary.md", "summary/"
+EDITED_PAGE, EDITED_URL = ROOT / "docs" / DEFAULT_LANG / "summary.md", SITE_MAP.page("summary.md", DEFAULT_LANG).url
 COMPRESSED = {".woff", ".woff2", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico"}
 CHROMIUM = Path("/usr/bin/chromium")
 
@@ -376,8 +380,8 @@ def browser_requests(site: Path, page_path: str) -> dict | None:
 
 def measure_page(site: Path) -> dict:
     report = {}
-    for lang, prefix in (("zh", ""), ("en", "en/")):
-        page = site / prefix / PAGE
+    for lang in SITE_MAP.languages:
+        page = SITE_MAP.page(MEASURED, lang).built(site)
         if not page.is_file():
             sys.exit(f"no built page at {page}; build the site first (mkdocs build) or pass --site-dir")
         missing: list[str] = []

@@ -7,34 +7,29 @@ import re
 from pathlib import Path
 
 from bs4 import BeautifulSoup
-from mkdocs.config import load_config
 
 from conftest import LANGUAGES, ROOT
-from qkv_site.nav import flatten_nav
+from qkv_site.markdown_source import parse
 from qkv_site.tools.pdf import pdf_path
+from qkv_site.site_map import SiteMap, load_site_map
 
 CONFIG = ROOT / "mkdocs.yml"
+SITE_MAP: SiteMap = load_site_map(CONFIG)  # mkdocs.yml read once per test session
 
 
 def nav_sources() -> list[str]:
     """Every page of the nav, as its path inside a language folder (``worked-example.md``)."""
-    config = load_config(str(CONFIG))
-
-    return flatten_nav(config["nav"])
+    return list(SITE_MAP.nav)
 
 
 def built_path(site: Path, source: str, lang: str) -> Path:
     """Where the page ``source`` of language ``lang`` is written in the built ``site``."""
-    stem = source.rsplit(".", 1)[0]
-    folder = site if lang == "zh" else site / lang
-    return folder / "index.html" if stem == "index" else folder / stem / "index.html"
+    return SITE_MAP.page(source, lang).built(site)
 
 
 def page_url(source: str, lang: str) -> str:
     """The site-relative URL of a page (``/en/worked-example/``)."""
-    stem = source.rsplit(".", 1)[0]
-    prefix = "/" if lang == "zh" else f"/{lang}/"
-    return prefix if stem == "index" else f"{prefix}{stem}/"
+    return "/" + SITE_MAP.page(source, lang).url
 
 
 def expected_formulas(site: Path, lang: str, source: str) -> int:
@@ -50,8 +45,7 @@ def expected_formulas(site: Path, lang: str, source: str) -> int:
     for cell in notebook["cells"]:
         if cell["cell_type"] != "markdown":
             continue
-        text = "".join(cell["source"])
-        text = re.sub(r"```.*?```", " ", text, flags=re.DOTALL)  # code is not math
+        text = parse("".join(cell["source"])).prose  # code is not math
         text = re.sub(r"`[^`]*`", " ", text)
         for pattern in (r"\$\$.+?\$\$", r"\\\[.+?\\\]", r"\\\(.+?\\\)", r"(?<![\\$])\$[^$\n]+?\$"):
             count += len(re.findall(pattern, text, flags=re.DOTALL))

@@ -679,7 +679,7 @@ def test_search_finds_the_right_pages(search_tab: Tab, server: SiteServer, repor
     found = {urlsplit(url).path for url in urls}
     expected_urls = {urlsplit(server.url(page_url(source, lang))).path for source in expected}
     assert found & expected_urls, f"searching {query!r} on a {lang} page found {sorted(found)}, none of {sorted(expected_urls)}"
-    english = SUBPATH + "en/"
+    english = SUBPATH + page_url("index.md", "en").lstrip("/")
     foreign = sorted(path for path in found if path.startswith(english) != (lang == "en"))
     assert not foreign, f"searching {query!r} on a {lang} page shows pages of the other language: {foreign}"
     check_network(search_tab.current)

@@ -106,6 +106,6 @@ def test_the_search_is_fetched_when_the_reader_goes_to_search(browser, server: S
         query.click()  # the search box in the header (a wide screen shows it, not its toggle)
         query.fill("softmax")
         tab.page.wait_for_selector(".md-search-result__item", timeout=20_000)
-        assert [url for url in requests if url.endswith(("en/search/search_index.json" if lang == "en" else "/search/search_index.json"))]
+        assert [url for url in requests if url.endswith(page_url("index.md", lang) + "search/search_index.json")]
         assert [url for url in requests if "/workers/search." in url]
         assert not tab.foreign

@@ -85,7 +85,7 @@ def test_result_count_matches_the_list(browser, server: SiteServer, lang: str, q
                 break  # the list is complete: the count is wrong
             results = page.evaluate(COUNT_JS)
         assert counted == len(results["pages"]), f"{query!r} on a {lang} page: the count says {results['meta']!r}, the list shows {len(results['pages'])} pages"
-        english = SUBPATH + "en/"
+        english = SUBPATH + page_url("index.md", "en").lstrip("/")
         paths = [urlsplit(url).path for url in results["links"]]
         foreign = [path for path in paths if path.startswith(english) != (lang == "en")]
         assert not foreign, f"{query!r} on a {lang} page lists pages of the other language: {foreign}"

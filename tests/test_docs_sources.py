@@ -13,30 +13,16 @@ from pytest_codeblocks import extract_from_file
 from conftest import DOCS, ROOT, build_site
 from qkv.examples import worked_example
 from qkv_site.content.formatting import number
-
-FENCE = re.compile(r"^(\s*)(`{3,})(.*)$")
-
+from qkv_site.markdown_source import read
 
 def fenced_blocks(path: Path) -> list[tuple[str, str]]:
     """Every fenced block of a Markdown file as (info string, body)."""
-    blocks, lines, i = [], path.read_text(encoding="utf-8").splitlines(), 0
-    while i < len(lines):
-        opening = FENCE.match(lines[i])
-        if opening:
-            ticks, info, body = opening.group(2), opening.group(3).strip(), []
-            i += 1
-            while i < len(lines) and not lines[i].strip().startswith(ticks):
-                body.append(lines[i])
-                i += 1
-            blocks.append((info, "\n".join(body)))
-        i += 1
-    return blocks
+    return [(fence.info, fence.body) for fence in read(path).fences]
 
 
 def prose_of(path: Path) -> str:
     """The Markdown a person typed, without the blocks that are run (at build time or by the tests)."""
-    text = path.read_text(encoding="utf-8")
-    return re.sub(r"^\s*```.*?^\s*```", "", text, flags=re.MULTILINE | re.DOTALL)
+    return read(path).prose
 
 
 def markdown_pages() -> list[Path]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DOCS
+from qkv_site.markdown_source import parse, read
 
 # The pages of the article and the deep dives (plus the page that goes beyond the article).
 PAGES = [
@@ -28,8 +29,7 @@ HEADING = {"zh": "## 练习 { #exercises }", "en": "## Exercises { #exercises }"
 SOLUTION = {"zh": '??? success "解答"', "en": '??? success "Solution"'}
 MINIMUM_PER_LANGUAGE = 20
 
-EXERCISE = re.compile(r"^### .*\{ #(exercise-\d+) \}\s*$", re.MULTILINE)
-FENCED = re.compile(r"^\s*```.*?^\s*```", re.MULTILINE | re.DOTALL)
+EXERCISE = re.compile(r"exercise-\d+")  # the anchor of an exercise's heading (### …)
 FORMULA = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.DOTALL)
 # What a typed result would look like in a solution's prose: a decimal, a percentage, a size or a
 # number of two digits or more. Single digits (step 2, row 1) are references, not results, and so
@@ -47,14 +47,18 @@ class Exercise:
 
 def exercises_of(page: Path, lang: str) -> list[Exercise]:
     """The exercises at the end of a page, each with its question and the body of its solution."""
-    text = page.read_text(encoding="utf-8")
+    source = read(page)
     heading = HEADING[lang]
-    assert text.count(heading) == 1, f"{page}: expected one heading {heading!r}"
-    section = text.split(heading, 1)[1]
-    assert not re.search(r"^## ", section, flags=re.MULTILINE), f"{page}: the exercises must be the last section"
-    parts = EXERCISE.split(section)  # [before, anchor, body, anchor, body, ...]
+    headings = [h for h in source.headings if h.top_level]
+    starts = [h for h in headings if source.lines[h.line - 1] == heading]
+    assert len(starts) == 1, f"{page}: expected one heading {heading!r}"
+    after = [h for h in headings if h.line > starts[0].line]
+    assert all(h.level > 2 for h in after), f"{page}: the exercises must be the last section"
+    numbered = [h for h in after if h.level == 3 and h.anchor and EXERCISE.fullmatch(h.anchor)]
+    ends = [h.line - 1 for h in numbered[1:]] + [len(source.lines)]
     found = []
-    for anchor, body in zip(parts[1::2], parts[2::2]):
+    for exercise, end in zip(numbered, ends):
+        anchor, body = exercise.anchor, "\n".join(source.lines[exercise.line : end])
         question, _, solution = body.partition(SOLUTION[lang] + "\n")
         lines = solution.splitlines()
         indented = [line[4:] if line.startswith("    ") else line for line in lines if line.startswith("    ") or not line.strip()]
@@ -84,8 +88,9 @@ def test_every_exercise_has_a_question_and_a_worked_solution(exercises: dict, la
         where = f"{lang}/{page} #{exercise.anchor}"
         assert exercise.question, f"{where}: no question"
         assert exercise.solution, f"{where}: no solution (a block {SOLUTION[lang]!r} with an indented body)"
-        assert re.search(r"^```python", exercise.solution, flags=re.MULTILINE), f"{where}: the solution computes nothing"
-        prose = FENCED.sub("", exercise.solution)
+        solution = parse(exercise.solution)
+        assert any(fence.language == "python" for fence in solution.fences), f"{where}: the solution computes nothing"
+        prose = solution.prose
         assert len(prose.strip()) > 40, f"{where}: the solution does not explain its answer"
         typed = TYPED_RESULT.findall(FORMULA.sub("", NAMED_VALUE.sub("", prose)))
         assert not typed, f"{where}: the solution's prose types results by hand {typed}; print them from its code"
@@ -96,7 +101,7 @@ def test_chinese_and_english_pages_have_the_same_exercises(exercises: dict, page
     zh, en = exercises["zh", page], exercises["en", page]
     assert [e.anchor for e in zh] == [e.anchor for e in en], f"{page}: zh and en differ in their exercises"
     for a, b in zip(zh, en):
-        kinds = [re.findall(r"^```(python(?: exec)?)", e.solution, flags=re.MULTILINE) for e in (a, b)]
+        kinds = [[f.language + (" exec" if "exec=" in f.info else "") for f in parse(e.solution).fences] for e in (a, b)]
         assert kinds[0] == kinds[1], f"{page} #{a.anchor}: the solutions run different code blocks {kinds}"
 
 

@@ -14,9 +14,8 @@ from fontTools.ttLib import TTFont
 from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
 from qkv_site.build.emoji_font import SITE_PATH, emoji_in
 from qkv_site.tools.pdf.combine import combined_html
-from qkv_site.tools.pdf.site_map import SitePage, languages, site_pages
 from qkv_site.project import Project
-from site_pages import built_path, nav_sources
+from site_pages import SITE_MAP, built_path, nav_sources, page_url
 
 LOCAL = re.compile(r"(?:https?:)?//(?:127\.0\.0\.1|localhost|0\.0\.0\.0)\b")
 # What a reader's browser, a crawler or the PDF reads: the pages, the sitemap, the search indexes.
@@ -34,8 +33,7 @@ def local_addresses(site: Path) -> dict[str, list[str]]:
 
 
 def print_page(site: Path, lang: str) -> BeautifulSoup:
-    locales, default = languages(ROOT / "mkdocs.yml")
-    return BeautifulSoup(combined_html(site, site_pages(ROOT / "mkdocs.yml", lang), SitePage("index.md", default, default)), "html.parser")
+    return BeautifulSoup(combined_html(site, SITE_MAP.pages(lang), SITE_MAP.root_home), "html.parser")
 
 
 @pytest.fixture(scope="module")
@@ -101,9 +99,8 @@ def test_the_print_page_links_the_published_site(site: Path, lang: str) -> None:
 def test_the_sitemap_lists_every_page_of_the_nav_in_both_languages(site: Path) -> None:
     listed = set(re.findall(r"<loc>([^<]+)</loc>", (site / "sitemap.xml").read_text(encoding="utf-8")))
     for source in nav_sources():
-        stem = source.rsplit(".", 1)[0]
-        for prefix in ("", "en/"):
-            url = SITE_URL + prefix + ("" if stem == "index" else f"{stem}/")
+        for lang in LANGUAGES:
+            url = SITE_URL + page_url(source, lang).lstrip("/")
             assert url in listed, f"{url} is not in sitemap.xml"
 
 

@@ -9,22 +9,22 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import DOCS
-from site_pages import built_path, nav_sources
+from qkv_site.markdown_source import read
+from site_pages import SITE_MAP, built_path
 
-MARKDOWN_PAGES = [page for page in nav_sources() if page.endswith(".md")]
+MARKDOWN_PAGES = SITE_MAP.markdown_pages
 
 
 def skeleton_of_source(path: Path) -> dict[str, object]:
     """Counts of the structural elements of a Markdown page, and its heading anchors."""
-    text = path.read_text(encoding="utf-8")
-    fences = re.findall(r"^\s*```(\S*)", text, flags=re.MULTILINE)
-    prose = re.sub(r"^\s*```.*?^\s*```", "", text, flags=re.MULTILINE | re.DOTALL)
+    page = read(path)
+    prose = page.prose
     return {
-        "heading anchors": re.findall(r"^#{1,6} .*\{ #([\w-]+) \}\s*$", prose, flags=re.MULTILINE),
-        "headings": len(re.findall(r"^#{1,6} ", prose, flags=re.MULTILINE)),
+        "heading anchors": [heading.anchor for heading in page.headings if heading.anchor],
+        "headings": len(page.headings),
         "display formulas": prose.count("$$") // 2,
         "tables": len(re.findall(r"^\|\s*:?-{3,}", prose, flags=re.MULTILINE)),
-        "code fences": len(fences) // 2,
+        "code fences": [fence.language for fence in page.fences],
         "images": prose.count("!["),
         "admonitions": len(re.findall(r"^\s*(!!!|\?\?\?)", prose, flags=re.MULTILINE)),
         "links": len(re.findall(r"\]\((?!http)[^)]+\)", prose)),

@@ -24,10 +24,10 @@ from bs4 import BeautifulSoup
 from conftest import DOCS, LANGUAGES, ROOT
 from qkv.examples import worked_example
 from qkv_site.content.formatting import number
+from qkv_site.markdown_source import read
 from qkv_site.tools.pdf import pdf_path
 from qkv_site.tools.pdf.combine import combined_html
-from qkv_site.tools.pdf.site_map import SitePage, languages
-from site_pages import built_path, nav_sources
+from site_pages import SITE_MAP, built_path, nav_sources
 
 PAGES = nav_sources()
 MAX_BYTES = 10 * 1024 * 1024
@@ -158,14 +158,15 @@ def exec_and_reader_code(lang: str) -> tuple[list[str], str]:
         if source.endswith(".ipynb"):
             reader += ["".join(cell["source"]) for cell in json.loads(path.read_text(encoding="utf-8"))["cells"] if cell["cell_type"] == "code"]
             continue
-        for indent, info, body in re.findall(r"^( *)```(\w+[^\n]*)\n(.*?)^ *```", path.read_text(encoding="utf-8"),
-                                             flags=re.MULTILINE | re.DOTALL):
+        for fence in read(path).fences:
+            if not fence.language:
+                continue
             # A build-time block runs a program of docs_src/. Its code is the reader's when the page shows it
             # in the open (source="above", not indented into a folded block); in a folded block or a code
             # tab it is not printed.
-            body = re.sub(r'^\s*--8<--\s+"([^"]+)"\s*$', lambda m: (ROOT / "docs_src" / m[1]).read_text(encoding="utf-8"), body,
+            body = re.sub(r'^\s*--8<--\s+"([^"]+)"\s*$', lambda m: (ROOT / "docs_src" / m[1]).read_text(encoding="utf-8"), fence.body,
                           flags=re.MULTILINE)
-            shown_in_the_open = 'exec="on"' not in info or ('source="above"' in info and not indent)
+            shown_in_the_open = 'exec="on"' not in fence.info or ('source="above"' in fence.info and not fence.indent)
             (reader if shown_in_the_open else build).append(body)
     return [line.strip() for block in build for line in block.splitlines()], squeeze("\n".join(reader))
 
@@ -225,9 +226,7 @@ def test_links_between_pages_land_on_their_page(pdf_site: Path, lang: str) -> No
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_print_page_keeps_results_and_light_figures_only(site: Path, lang: str) -> None:
-    default = languages(ROOT / "mkdocs.yml")[1]
-    pages = [SitePage(source, lang, default) for source in PAGES]
-    page = BeautifulSoup(combined_html(site, pages, SitePage("index.md", default, default)), "html.parser")
+    page = BeautifulSoup(combined_html(site, SITE_MAP.pages(lang), SITE_MAP.root_home), "html.parser")
     tabbed = sum((DOCS / lang / source).read_text(encoding="utf-8").count('source="tabbed-right"') for source in PAGES if source.endswith(".md"))
     assert len(page.select(".exec-result")) == tabbed, "every computed result is kept, once"
     assert not page.select(".tabbed-set input[id^='exec-'], .tabbed-labels"), "a code tab is left"

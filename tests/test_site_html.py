@@ -11,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LANGUAGES, SITE_URL
-from site_pages import built_path, is_pdf_edition, nav_sources, page_url
+from site_pages import SITE_MAP, built_path, is_pdf_edition, nav_sources, page_url
 
 PAGES = nav_sources()
 EXTERNAL = re.compile(r"^(https?:)?//", re.IGNORECASE)
@@ -149,7 +149,7 @@ def test_internal_links_and_anchors_resolve(site: Path) -> None:
 
 
 def test_the_search_index_has_formulas_as_plain_text(site: Path) -> None:
-    documents = [document for folder in ("search", "en/search")  # one index per language
+    documents = [document for folder in (SITE_MAP.page("index.md", lang).url + "search" for lang in LANGUAGES)  # one index per language
                  for document in json.loads((site / folder / "search_index.json").read_text(encoding="utf-8"))["docs"]]
     index = {"docs": documents}
     texts = [document["title"] + " " + document["text"] for document in index["docs"]]

@@ -13,6 +13,7 @@ import pytest
 
 from conftest import DOCS, ROOT
 from qkv_site.build.translation_notice import NOTICE_CLASS, with_notice
+from qkv_site.markdown_source import read
 from qkv_site.tools.translations import page_status, record, section_hashes, split_front_matter
 
 CHECK = [sys.executable, "-m", "qkv_site.tools.translations"]
@@ -34,11 +35,12 @@ def copy_of_the_pages(tmp_path: Path) -> Path:
 
 def edit_a_paragraph(page: Path, section: str) -> None:
     """Append a few words to the first paragraph of prose in ``section`` of a page."""
-    lines = page.read_text(encoding="utf-8").splitlines(keepends=True)
-    start = next(i for i, line in enumerate(lines) if line.rstrip().endswith(f"{{ #{section} }}"))
-    target = next(i for i in range(start + 1, len(lines)) if lines[i].strip() and not lines[i].lstrip().startswith(("```", "#", "!!!", "<", "|", "$$")))
-    lines[target] = lines[target].rstrip("\n") + "这句话是新加的。\n"
-    page.write_text("".join(lines), encoding="utf-8")
+    source = read(page)
+    start = next(heading.line for heading in source.headings if heading.anchor == section)
+    lines = source.lines
+    target = next(line - 1 for line in source.paragraph_lines if line > start and not lines[line - 1].lstrip().startswith("$$"))
+    lines[target] += "这句话是新加的。"
+    page.write_text("\n".join(lines), encoding="utf-8")
 
 
 def test_every_english_page_translates_its_current_chinese_page() -> None:
@@ -95,6 +97,7 @@ def test_new_removed_and_unrecorded_sections_are_reported(tmp_path: Path) -> Non
 
 def test_headings_in_code_blocks_and_duplicate_ids() -> None:
     assert list(section_hashes("# T { #t }\n```python\n## x { #x }\n```\n")) == ["t"]
+    assert list(section_hashes('# T { #t }\n\n??? note "N"\n\n    ## y { #y }\n\n    ~~~\n    ## x { #x }\n    ~~~\n')) == ["t"]
     with pytest.raises(ValueError, match="#t appears twice"):
         section_hashes("# T { #t }\n## T again { #t }\n")
 

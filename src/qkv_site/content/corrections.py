@@ -13,15 +13,12 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from qkv_site.nav import flatten_nav
-from qkv_site.tools.translations import split_front_matter
+from qkv_site.markdown_source import MarkdownPage, parse
+from qkv_site.site_map import load_site_map
 
 NOTE_PREFIX = {"zh": "编者注：", "en": "Editor's note: "}
 _ANCHOR = re.compile(r'^\s*<a id="(note-[a-z0-9-]+)"></a>\s*$')
 _TITLE_LINE = re.compile(r'!!! note "(?P<prefix>编者注：|Editor\'s note: )(?P<title>[^"]+)"')
-_H1 = re.compile(r"^# (.*?)(?:\s*\{ #[\w-]+ \})?\s*$", re.MULTILINE)
 # The anchor and its note are a few lines apart at most (the note may be printed by a build-time block).
 _NEARBY_LINES = 6
 
@@ -36,26 +33,16 @@ class EditorsNote:
     page_title: str
 
 
-class _NavLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
-    """mkdocs.yml with its !ENV and !!python tags read as plain values: only the nav is wanted."""
-
-
-_NavLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
-_NavLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-
-
 def nav_pages(config: Path = Path("mkdocs.yml")) -> list[str]:
     """The Markdown pages of the nav of ``config``, in order (paths inside a language folder)."""
-    nav = yaml.load(config.read_text(encoding="utf-8"), Loader=_NavLoader)["nav"]
-
-    return [page for page in flatten_nav(nav) if page.endswith(".md")]
+    return load_site_map(config).markdown_pages
 
 
-def _page_title(text: str, page: str) -> str:
-    match = _H1.search(split_front_matter(text)[1])
-    if not match:
+def _page_title(page_source: MarkdownPage, page: str) -> str:
+    title = next((heading.title for heading in page_source.headings if heading.level == 1), None)
+    if title is None:
         raise ValueError(f"{page} has no level-1 heading to name it by")
-    return match.group(1).removeprefix("📌").strip()
+    return title.removeprefix("📌").strip()
 
 
 def notes_of_page(text: str, page: str, lang: str) -> list[EditorsNote]:
@@ -69,9 +56,9 @@ def notes_of_page(text: str, page: str, lang: str) -> list[EditorsNote]:
     ...
     ValueError: cost.md line 3: the editor's note 'units' has no <a id="note-…"></a> on its own line just before it
     """
-    lines = text.splitlines()
-    titles = {i: m for i, line in enumerate(lines) if (m := _TITLE_LINE.search(line))}
-    anchors = {i: m.group(1) for i, line in enumerate(lines) if (m := _ANCHOR.match(line))}
+    source = parse(text)
+    titles = {i: m for i, line in enumerate(source.lines) if (m := _TITLE_LINE.search(line))}
+    anchors = {i: m.group(1) for i, line in enumerate(source.lines) if (m := _ANCHOR.match(line))}
     notes, used = [], set()
     for i, match in titles.items():
         if match.group("prefix") != NOTE_PREFIX[lang]:
@@ -83,7 +70,7 @@ def notes_of_page(text: str, page: str, lang: str) -> list[EditorsNote]:
                 '<a id="note-…"></a> on its own line just before it'
             )
         used.add(before[-1])
-        notes.append(EditorsNote(page, anchors[before[-1]], match.group("title").strip(), _page_title(text, page)))
+        notes.append(EditorsNote(page, anchors[before[-1]], match.group("title").strip(), _page_title(source, page)))
     stray = [anchors[j] for j in anchors if j not in used]
     if stray:
         raise ValueError(f"{page}: the anchors {stray} are not followed by an editor's note")

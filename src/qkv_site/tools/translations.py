@@ -31,13 +31,13 @@ from typing import Any
 
 import yaml
 
+from qkv_site.markdown_source import parse
+
 SOURCE_LANG = "zh"
 TRANSLATION_LANG = "en"
 RECORD_KEY = "translation"
 PREAMBLE = "_preamble"  # text before the first heading with an id, if any
 
-_SECTION_HEADING = re.compile(r'^(?:#{1,2} .*\{ #([\w-]+) \}\s*|<h[12] id="([\w-]+)">.*)$')
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*\n", re.DOTALL)
 _RECORD_COMMENT = f"# the {SOURCE_LANG} sections translated here; re-record: python -m qkv_site.tools.translations --update PAGE"
 
@@ -62,7 +62,8 @@ def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
 def sections(text: str) -> dict[str, str]:
     """The page cut into sections at each ``#`` or ``##`` heading with an explicit id: {id: text}.
 
-    Headings inside fenced code blocks do not count; text before the first such heading is the
+    Headings inside code blocks or containers (``!!! note``) do not count (qkv_site.markdown_source
+    reads the page); text before the first such heading is the
     section ``_preamble`` (front matter included: a changed title is a change too). Trailing spaces
     and blank lines around a section are ignored.
 
@@ -72,16 +73,13 @@ def sections(text: str) -> dict[str, str]:
     >>> sections(page)["part"]
     '## Part { #part }\\nBody.\\n```\\n## not { #x }\\n```'
     """
+    page = parse(text)
+    starts = {h.line - 1: h.anchor for h in page.headings if h.top_level and h.level <= 2 and h.anchor}
     found: dict[str, list[str]] = {}
-    current, fence = PREAMBLE, None
-    for line in text.splitlines():
-        opening = _FENCE.match(line)
-        if fence is None and opening:
-            fence = opening.group(1)
-        elif fence is not None and line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
-            fence = None
-        elif fence is None and (heading := _SECTION_HEADING.match(line)):
-            current = heading.group(1) or heading.group(2)
+    current = PREAMBLE
+    for number, line in enumerate(page.lines):
+        if number in starts:
+            current = starts[number]
             if current in found:
                 raise ValueError(f"the section id #{current} appears twice")
         found.setdefault(current, []).append(line.rstrip())

@@ -7,24 +7,24 @@ import sys
 import time
 from pathlib import Path
 
+from qkv_site.site_map import load_site_map
 from qkv_site.tools.local_browser import CHROMIUM
 from qkv_site.tools.pdf import pdf_path
 from qkv_site.tools.pdf.chromium import print_pages
 from qkv_site.tools.pdf.combine import combined_html
-from qkv_site.tools.pdf.site_map import SitePage, languages, site_pages
 
 
 def build_pdfs(site: Path, config_file: Path, browser: Path = CHROMIUM, langs: list[str] | None = None) -> dict[str, Path]:
     """Write the PDF of each language of ``langs`` (default: every language of the site); return their paths."""
     if not (site / "index.html").is_file():
         raise FileNotFoundError(f"{site} is not a built site (no index.html): run mkdocs build first")
-    locales, default = languages(config_file)
-    wanted = langs or locales
-    unknown = sorted(set(wanted) - set(locales))
+    site_map = load_site_map(config_file)
+    root_home = site_map.root_home  # an error if the configuration builds no language (no i18n plugin)
+    wanted = langs or list(site_map.languages)
+    unknown = sorted(set(wanted) - set(site_map.languages))
     if unknown:
-        raise ValueError(f"unknown languages {unknown}: the site has {locales}")
-    root_home = SitePage("index.md", default, default)
-    pages = {lang: combined_html(site, site_pages(config_file, lang), root_home) for lang in wanted}
+        raise ValueError(f"unknown languages {unknown}: the site has {list(site_map.languages)}")
+    pages = {lang: combined_html(site, site_map.pages(lang), root_home) for lang in wanted}
     outputs = {lang: pdf_path(site, lang) for lang in wanted}
     print_pages(site, pages, outputs, browser)
     return outputs

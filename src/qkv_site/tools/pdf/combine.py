@@ -22,7 +22,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 
-from qkv_site.tools.pdf.site_map import SitePage
+from qkv_site.site_map import SitePage
 
 
 def attribute(tag: Tag, name: str) -> str:
@@ -84,7 +84,7 @@ def local_id(page: SitePage, element_id: str) -> str:
 
 
 def read_built_page(site: Path, page: SitePage) -> BeautifulSoup:
-    path = site / page.path_in_site
+    path = page.built(site)
     if not path.is_file():
         raise FileNotFoundError(f"{page.source} ({page.lang}) was not built: no {path}; build the site first (mkdocs build)")
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")

@@ -1,0 +1,159 @@
+"""The site's pages, read from mkdocs.yml: the nav in reading order, the languages the i18n plugin
+builds (and the default one, built at the site's root), and each page's URL and file in the built site.
+
+Everything that needs to know where a page is (the corrections page, the PDF edition, the tests)
+asks this map; ``load_site_map`` reads a configuration once per process (again only when the file
+changes). It reads the YAML itself, not through MkDocs: the nav and the i18n plugin's languages (with
+the plugin's own defaults) are all it needs, and the corrections page reads it during a build.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from mkdocs_static_i18n.config import I18nPluginConfig
+
+CONFIG_FILE = Path("mkdocs.yml")
+
+
+def flatten_nav(items: list[Any]) -> list[str]:
+    """The page paths of a nav, depth first: sections ({title: [...]}) opened, titles dropped.
+
+    >>> flatten_nav(["index.md", {"正文": ["motivation.md", {"步骤": "worked-example.md"}]}])
+    ['index.md', 'motivation.md', 'worked-example.md']
+    """
+    pages: list[str] = []
+    for item in items:
+        value = next(iter(item.values())) if isinstance(item, dict) else item
+        pages.extend(flatten_nav(value) if isinstance(value, list) else [value])
+    return pages
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """One page of the nav in one language, as it is built.
+
+    >>> page = SitePage(source="worked-example.md", lang="en", default_lang="zh")
+    >>> page.stem, page.url, page.path_in_site
+    ('worked-example', 'en/worked-example/', 'en/worked-example/index.html')
+    >>> SitePage(source="index.md", lang="zh", default_lang="zh").url
+    ''
+    """
+
+    source: str  # the file inside the language folder: "worked-example.md", "notebook.ipynb"
+    lang: str
+    default_lang: str  # built at the site's root; the other languages under /<lang>/
+
+    @property
+    def stem(self) -> str:
+        return self.source.rsplit(".", 1)[0]
+
+    @property
+    def url(self) -> str:
+        """The page's URL relative to the site's root ("" for the default language's home page)."""
+        folder = "" if self.lang == self.default_lang else f"{self.lang}/"
+        return folder if self.stem == "index" else f"{folder}{self.stem}/"
+
+    @property
+    def path_in_site(self) -> str:
+        return f"{self.url}index.html"
+
+    def built(self, site: Path) -> Path:
+        """The page's file in the built ``site``."""
+        return site / self.path_in_site
+
+
+@dataclass(frozen=True)
+class SiteMap:
+    """The pages of a site: its nav (paths inside a language folder) in every language it builds."""
+
+    nav: tuple[str, ...]
+    languages: tuple[str, ...]  # in the i18n plugin's order; () when the configuration has no i18n plugin
+    default_lang: str | None
+    where: str = "the configuration"
+
+    @property
+    def markdown_pages(self) -> list[str]:
+        """The pages of the nav written in Markdown (not the notebooks), in order."""
+        return [source for source in self.nav if source.endswith(".md")]
+
+    def _default(self, lang: str | None = None) -> str:
+        if self.default_lang is None:
+            raise ValueError(f"{self.where} has no i18n plugin: the site is built per language, and it names none")
+        if lang is not None and lang not in self.languages:
+            raise ValueError(f"language {lang!r} is not built by {self.where}; it builds {list(self.languages)}")
+        return self.default_lang
+
+    def pages(self, lang: str) -> list[SitePage]:
+        """The pages of language ``lang`` in nav order."""
+        default = self._default(lang)
+        return [SitePage(source, lang, default) for source in self.nav]
+
+    def page(self, source: str, lang: str) -> SitePage:
+        """The page ``source`` (``worked-example.md``) of language ``lang``."""
+        default = self._default(lang)
+        if source not in self.nav:
+            raise ValueError(f"{source!r} is not in the nav of {self.where}; its pages are {list(self.nav)}")
+        return SitePage(source, lang, default)
+
+    @property
+    def root_home(self) -> SitePage:
+        """The home page at the site's root: the default language's."""
+        default = self._default()
+        return SitePage("index.md", default, default)
+
+
+class _ConfigLoader(yaml.SafeLoader):  # type: ignore[misc]  # PyYAML ships no types
+    """mkdocs.yml with its !ENV and !!python tags read as None: the nav and the languages need neither."""
+
+
+_ConfigLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
+_ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def _languages(plugins: list[Any], where: str) -> tuple[tuple[str, ...], str | None]:
+    # The i18n plugin's options, read and completed by the plugin's own schema (its defaults: build: true).
+    entries = [item if isinstance(item, dict) else {item: {}} for item in plugins]
+    options = next((entry["i18n"] or {} for entry in entries if "i18n" in entry), None)
+    if options is None:
+        return (), None
+    i18n = I18nPluginConfig()
+    i18n.load_dict(options)
+    errors, _ = i18n.validate()
+    if errors:
+        raise ValueError(f"{where}: the i18n plugin's options are wrong: {[f'{key}: {error}' for key, error in errors]}")
+    built = [language for language in i18n.languages if language.build]
+    default = next(language.locale for language in built if language.default)  # the schema demands one
+    return tuple(language.locale for language in built), default
+
+
+def site_map_of(text: str, where: str = "the configuration") -> SiteMap:
+    """The site map of a MkDocs configuration's text (``where`` names it in errors).
+
+    >>> site = site_map_of("nav:\\n  - index.md\\n  - Part: [a.md, b.ipynb]\\nplugins:\\n  - i18n:\\n      languages:\\n"
+    ...                    "        - {locale: zh, name: 中文, default: true}\\n        - {locale: en, name: English}\\n")
+    >>> site.nav, site.languages, site.default_lang, site.page("a.md", "en").url
+    (('index.md', 'a.md', 'b.ipynb'), ('zh', 'en'), 'zh', 'en/a/')
+    """
+    config = yaml.load(text, Loader=_ConfigLoader) or {}
+    if not isinstance(config, dict) or not config.get("nav"):
+        raise ValueError(f"{where} has no nav: the site's pages are listed there in reading order")
+    languages, default = _languages(config.get("plugins") or [], where)
+    return SiteMap(tuple(flatten_nav(config["nav"])), languages, default, where)
+
+
+@functools.lru_cache(maxsize=8)
+def _loaded(config_file: Path, modified_ns: int) -> SiteMap:
+    return site_map_of(config_file.read_text(encoding="utf-8"), str(config_file))
+
+
+def load_site_map(config_file: Path = CONFIG_FILE) -> SiteMap:
+    """The site map of ``config_file``, read once per process (again when the file changes)."""
+    path = config_file.resolve()
+    if not path.is_file():
+        raise FileNotFoundError(f"no MkDocs configuration at {config_file}; run from the repository's root")
+    return _loaded(path, path.stat().st_mtime_ns)
