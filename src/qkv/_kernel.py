@@ -110,8 +110,10 @@ def _hide_masked_keys(scores: np.ndarray, inputs: AttentionInputs, mask: np.ndar
     if mask is not None:
         np.copyto(scores, -np.inf, where=~mask)
     elif inputs.is_causal and r0 < scores.shape[-1] - 1:  # row i hides keys i+1 … (those before k_end)
-        hidden = np.arange(scores.shape[-1]) > np.arange(r0, r0 + scores.shape[-2])[:, None]  # (rows, keys)
-        np.copyto(scores, -np.inf, where=hidden)
+        # Rows r0… see every key before r0: only the square from key r0 on holds hidden keys.
+        diagonal = scores[:, r0:]  # (rows, k_end - r0)
+        hidden = np.arange(r0, scores.shape[-1]) > np.arange(r0, r0 + scores.shape[-2])[:, None]
+        np.copyto(diagonal, -np.inf, where=hidden)
 
 
 def _exp_rows(scores: np.ndarray) -> np.ndarray:
