@@ -68,6 +68,13 @@ def test_attention_benchmarks_run_quick_and_print_their_targets(name: str, tmp_p
     assert committed_results() == before
 
 
+def test_the_profile_runs_quick_and_times_every_step() -> None:
+    result = run_quick("attention_profile")
+    assert result.returncode == 0, result.stderr[-3000:]
+    for step in ("q·kᵀ", "row max", "subtract", "exp", "row sums", "·v", "divide", "qkv / PyTorch = "):
+        assert step in result.stdout, result.stdout
+
+
 def test_quick_mode_saves_nothing_without_output() -> None:
     before = committed_results()
     result = run_quick("attention_memory")

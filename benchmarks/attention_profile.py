@@ -1,0 +1,133 @@
+"""Where qkv's attention spends its time: each step of the kernel's block loop, timed on its own, beside
+PyTorch's fused kernel on the same (1, 8, n, 64) float32 inputs.
+
+    .venv/bin/python benchmarks/attention_profile.py            # n = 1,024, 2,048, 4,096; prints, saves nothing
+    .venv/bin/python benchmarks/attention_profile.py --quick    # n = 256: checks the script works
+
+The steps are those of `qkv.attention_output` (src/qkv/_kernel.py) for one block of query rows of one
+head, run over every block of every head in one thread with OpenBLAS on one thread, as each of the
+kernel's two threads runs its half: the product q·kᵀ, the row maximum, the subtraction, exp, the row
+sums, the product with v and the division of the output. Each step is timed over all blocks (the
+same buffers, so a step reads what the one before it left in the cache), then the whole one-thread
+loop, then the real two-thread call and PyTorch's, interleaved, medians. The shares say which steps
+a faster kernel would have to fuse or remove; the last lines compare what two threads reach with
+PyTorch's call.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+from _common import median, parser, table
+
+from qkv import attention_output
+from qkv._kernel import block_rows
+from qkv._threads import _one_blas_thread
+
+D, HEADS = 64, 8
+NS, QUICK_NS = [1024, 2048, 4096], [256]
+REPEATS, QUICK_REPEATS = 5, 1
+
+
+def steps(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> dict[str, Callable[[], None]]:
+    """The kernel's steps for every block of every head, each as one function over all blocks."""
+    n = q.shape[-2]
+    rows = block_rows(n, n, is_causal=False, keep_weights=False)
+    scores = np.empty((rows, n), np.float32)
+    row_max = np.empty((rows, 1), np.float32)
+    sums = np.empty((rows, 1), np.float32)
+    output = np.empty(q.shape[:-1] + (v.shape[-1],), np.float32)
+    blocks = [(h, r0) for h in range(q.shape[1]) for r0 in range(0, n, rows)]
+    q = q * np.float32(1 / np.sqrt(D))
+
+    def over_blocks(step: Callable[[int, int], None]) -> Callable[[], None]:
+        def run() -> None:
+            for h, r0 in blocks:
+                step(h, r0)
+        return run
+
+    def product(h: int, r0: int) -> None:
+        np.matmul(q[0, h, r0:r0 + rows], k[0, h].T, out=scores)  # (rows, d) @ (d, n)
+
+    def maximum(h: int, r0: int) -> None:
+        np.max(scores, axis=-1, keepdims=True, out=row_max)
+
+    def subtract(h: int, r0: int) -> None:
+        np.subtract(scores, row_max, out=scores)
+
+    def exponent(h: int, r0: int) -> None:
+        np.exp(scores, out=scores)
+
+    def row_sums(h: int, r0: int) -> None:
+        np.sum(scores, axis=-1, keepdims=True, out=sums)
+
+    def times_v(h: int, r0: int) -> None:
+        np.matmul(scores, v[0, h], out=output[0, h, r0:r0 + rows])  # (rows, n) @ (n, d)
+
+    def divide(h: int, r0: int) -> None:
+        output[0, h, r0:r0 + rows] *= 1.0 / sums
+
+    def whole(h: int, r0: int) -> None:
+        for step in (product, maximum, subtract, exponent, row_sums, times_v, divide):
+            step(h, r0)
+
+    return {"q·kᵀ": over_blocks(product), "row max": over_blocks(maximum), "subtract": over_blocks(subtract),
+            "exp": over_blocks(exponent), "row sums": over_blocks(row_sums), "·v": over_blocks(times_v),
+            "divide": over_blocks(divide), "one thread, all steps": over_blocks(whole)}
+
+
+def timed(function: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser(__doc__).parse_args(argv)
+    ns, repeats = (QUICK_NS, QUICK_REPEATS) if args.quick else (NS, REPEATS)
+    import torch
+
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(0)
+    for n in ns:
+        q, k, v = (rng.standard_normal((1, HEADS, n, D), dtype=np.float32) for _ in range(3))
+        tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))
+        with _one_blas_thread():
+            parts = steps(q, k, v)
+            for part in parts.values():
+                part()  # warm: the buffers touched, BLAS's code paths loaded
+            samples: dict[str, list[float]] = {name: [] for name in parts}
+            for _ in range(repeats):
+                for name, part in parts.items():
+                    samples[name].append(timed(part))
+        whole = {"qkv.attention_output (two threads)": lambda q=q, k=k, v=v: attention_output(q, k, v),
+                 "PyTorch (fused flash kernel)":
+                     lambda tq=tq, tk=tk, tv=tv: torch.nn.functional.scaled_dot_product_attention(tq, tk, tv)}
+        calls: dict[str, list[float]] = {name: [] for name in whole}
+        for call in whole.values():
+            call()  # warm
+        for repeat in range(repeats):
+            for name in (list(whole) if repeat % 2 == 0 else list(whole)[::-1]):
+                time.sleep(0.2)  # let the other library's thread pool go idle
+                calls[name].append(timed(whole[name]))
+        medians = {name: median(times) for name, times in samples.items()}
+        loop = medians.pop("one thread, all steps")
+        steps_total = sum(medians.values())
+        torch_time = median(calls["PyTorch (fused flash kernel)"])
+        ours = median(calls["qkv.attention_output (two threads)"])
+        print(f"\n(1, {HEADS}, {n:,}, {D}) float32, medians of {repeats}:")
+        print(table(["step (one thread, every block)", "time", "share of the steps"],
+                    [[name, f"{seconds * 1e3:.1f} ms", f"{seconds / steps_total:.0%}"] for name, seconds in medians.items()]))
+        print(f"one thread, all steps together: {loop * 1e3:.1f} ms (the steps one by one: {steps_total * 1e3:.1f} ms)")
+        print(f"half of that, as if two threads shared it perfectly: {loop / 2 * 1e3:.1f} ms")
+        print(f"qkv.attention_output on two threads: {ours * 1e3:.1f} ms; PyTorch's fused kernel: {torch_time * 1e3:.1f} ms; "
+              f"qkv / PyTorch = {ours / torch_time:.2f}")
+        print(f"the two products alone on two threads would take {(medians['q·kᵀ'] + medians['·v']) / 2 * 1e3:.1f} ms, "
+              f"{(medians['q·kᵀ'] + medians['·v']) / 2 / torch_time:.2f}× PyTorch's whole call")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
