@@ -67,8 +67,8 @@ def test_a_tiled_default_that_never_skips_stops_the_page(speed: dict[str, Any]) 
 def _layout_ratios(speed: dict[str, Any], ratio: float, fused: bool) -> None:
     for row in speed["layouts"]["results"]:
         if (row["torch_sdp_choice"] == 1) == fused and row["dtype"] == "float32":
-            row["torch_median_s"] = row["qkv_median_s"] / ratio
-            row["qkv_over_torch"] = ratio
+            row["torch_median_s"] = row["qkv_output_median_s"] / ratio
+            row["qkv_output_over_torch"] = ratio
 
 
 def test_the_layout_sentences_follow_the_ratios(speed: dict[str, Any]) -> None:
@@ -78,9 +78,20 @@ def test_the_layout_sentences_follow_the_ratios(speed: dict[str, Any]) -> None:
     assert shown["flash_slower_everywhere"] and not shown["flash_faster_everywhere"] and shown["flash_range"] == "3.00"
     assert shown["two_d_faster_everywhere"] and not shown["two_d_slower_everywhere"]
     _layout_ratios(speed, 0.9, fused=True)
-    speed["layouts"]["results"][-1]["qkv_over_torch"] = 1.2  # one layout where qkv was slower
+    speed["layouts"]["results"][-1]["qkv_output_over_torch"] = 1.2  # one layout where qkv was slower
     shown = beyond.layout_values(speed)
     assert not shown["flash_slower_everywhere"] and not shown["flash_faster_everywhere"] and shown["flash_range"] == "0.90–1.20"
+
+
+def test_the_weights_sentence_follows_what_keeping_them_cost(speed: dict[str, Any]) -> None:
+    flash = [row for row in speed["layouts"]["results"] if row["torch_sdp_choice"] == 1 and row["dtype"] == "float32"]
+    for row in flash:
+        row["qkv_median_s"] = 1.5 * row["qkv_output_median_s"]
+    shown = beyond.layout_values(speed)
+    assert shown["weights_slower_everywhere"] and shown["weights_range"] == "1.50"
+    flash[0]["qkv_median_s"] = 0.9 * flash[0]["qkv_output_median_s"]  # once, keeping the weights was not slower
+    shown = beyond.layout_values(speed)
+    assert not shown["weights_slower_everywhere"] and shown["weights_range"] == "0.90–1.50"
 
 
 def test_each_row_names_the_kernel_pytorch_ran_and_a_changed_kernel_stops_the_page(speed: dict[str, Any]) -> None:
