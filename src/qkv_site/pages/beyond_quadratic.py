@@ -454,7 +454,8 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
         "flash_range": _range(flash_ratios, _times),
         "two_d_slower_everywhere": min(two_d_ratios) > 1, "two_d_faster_everywhere": max(two_d_ratios) < 1,
         "two_d_range": _range(two_d_ratios, _times),
-        "weights_slower_everywhere": min(weights_cost) > 1, "weights_range": _range(weights_cost, _times),
+        "weights_range": _range(weights_cost, _times), "weights_points": str(len(weights_cost)),
+        "weights_slower_points": str(sum(ratio > 1 for ratio in weights_cost)),
         "float16_rows": [{"layout": label, "n": _n(n), "qkv": _times(float16[(label, n)][0]),
                           "torch": _times(float16[(label, n)][1]), "shape": "(n, d)" if label == "2-D" else "(1, 8, n, d)"}
                          for label, n in half],
