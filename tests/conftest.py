@@ -64,10 +64,16 @@ def project() -> Project:
     return the_project()
 
 
+# Whether the repository's build cache (.cache/) was there before the session's build: that build was
+# then a cached one, else a clean one (tests/test_browser.py's second build is the other kind).
+SITE_BUILD = {"cached": False}
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built once with ``--strict``; the test session fails here if the build does."""
     site_dir = tmp_path_factory.mktemp("site")
+    SITE_BUILD["cached"] = (ROOT / ".cache").is_dir()
     result = build_site(site_dir)
     if result.returncode != 0:
         pytest.fail(f"mkdocs build --strict failed:\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}", pytrace=False)

@@ -35,7 +35,7 @@ import pytest
 
 from browser_support import DESKTOP, TIMEOUT_MS, LocalOnly, SiteServer
 from browser_support import PHONE as MOBILE
-from conftest import LANGUAGES, ROOT, SITE_URL, build_site
+from conftest import LANGUAGES, ROOT, SITE_BUILD, SITE_URL, build_site
 from site_pages import expected_formulas, is_pdf_edition, nav_sources, page_url
 
 PAGES = nav_sources()
@@ -377,23 +377,28 @@ def screenshots(report: Report) -> Path:
 
 @pytest.fixture(scope="session")
 def second_build(site: Path, tmp_path_factory: pytest.TempPathFactory, report: Report):
-    """A second build from a clean copy of the checkout (no figures, no notebook cache: everything is
-    drawn and executed again), started in the background when the first crawl starts so that it
-    overlaps the browser work. If someone edits a page between the two builds, rerun."""
+    """A second build of the other kind, started in the background when the first crawl starts so that
+    it overlaps the browser work: a clean one from a copy of the checkout without its cache (no figures,
+    no notebook cache: everything is drawn and executed again) when the session's build had a cache to
+    read, else a cached one from the checkout, reading what the session's clean build just kept. Either
+    way a cached build is compared with a clean one. If someone edits a page between the two builds, rerun."""
     workdir = tmp_path_factory.mktemp("second-build")
-    sources = workdir / "repo"
-    generated = {ROOT / "docs" / lang / "figures" for lang in LANGUAGES} | {ROOT / "docs" / "assets" / "generated"}
-    skipped = {".git", ".venv", "site", ".cache", ".hypothesis", ".pytest_cache", "__pycache__", "node_modules"}
+    config = ROOT / "mkdocs.yml"
+    if SITE_BUILD["cached"]:
+        sources = workdir / "repo"
+        skipped = {".git", ".venv", "site", ".cache", ".hypothesis", ".pytest_cache", "__pycache__", "node_modules"}
 
-    def ignore(folder: str, names: list[str]) -> set[str]:  # the checkout minus caches and build outputs
-        return {name for name in names if name in skipped or name.endswith(".egg-info") or Path(folder, name) in generated}
+        def ignore(folder: str, names: list[str]) -> set[str]:  # the checkout minus caches and build outputs
+            return {name for name in names if name in skipped or name.endswith(".egg-info")}
 
-    shutil.copytree(ROOT, sources, symlinks=True, ignore=ignore)
+        shutil.copytree(ROOT, sources, symlinks=True, ignore=ignore)
+        config = sources / "mkdocs.yml"
+    kind = "clean" if SITE_BUILD["cached"] else "cached"
 
     def build():
         started = time.monotonic()
-        result = build_site(workdir / "site", sources / "mkdocs.yml")
-        report.timings["second build (background)"] = time.monotonic() - started
+        result = build_site(workdir / "site", config)
+        report.timings[f"second build, {kind} (background)"] = time.monotonic() - started
         return result
 
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=1)

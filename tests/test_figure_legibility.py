@@ -29,6 +29,7 @@ draw_text = Text.draw
 COVER = 0.15  # a colour filling this share of a text's box or more counts as its background
 
 
+@cache  # the contrast test and the phone test read the same figure's texts
 def texts_on_backdrop(name: str, lang: str, scheme: str) -> list[tuple[str, str, float, list[tuple[str, float]]]]:
     """Every visible text of a figure: (text, colour, size in pt, [(background colour, share of its box)]).
 

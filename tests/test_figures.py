@@ -57,17 +57,33 @@ def test_second_call_is_cached_and_writes_nothing(rendered, project):
     assert {path: path.stat().st_mtime_ns for path in docs.rglob("*.svg")} == before
 
 
-def test_rendering_again_gives_identical_bytes_and_drops_stale_files(rendered, project):
+def test_rendering_again_gives_identical_bytes(rendered, site, project):
+    # The strict build of the site drew every figure into .cache/figures/ in its own process; this
+    # module drew them again in another: the bytes are the same.
     docs, _ = rendered
-    before = {path: path.read_bytes() for path in docs.rglob("*.svg")}
-    stale = docs / "zh" / "figures" / "removed_figure.light.svg"
+    from qkv_site.build.plugin import CACHE
+
+    built = project.root / CACHE / "figures"
+    ours = {path.relative_to(docs): path.read_bytes() for path in docs.rglob("*.svg")}
+    theirs = {path.relative_to(built): path.read_bytes() for path in built.rglob("*.svg")}
+    assert ours.keys() == theirs.keys()
+    assert [path for path in ours if ours[path] != theirs[path]] == []
+
+
+def test_rendering_again_rewrites_nothing_and_drops_stale_files(tmp_path, project, monkeypatch):
+    import qkv_site.figures.registry as registry
+
+    name = next(iter(FIGURES))
+    monkeypatch.setattr(registry, "FIGURES", {name: FIGURES[name]})  # one figure is enough to see what is kept
+    assert len(render_all(tmp_path, project, ("zh",))) == len(SCHEMES)
+    before = {path: path.read_bytes() for path in tmp_path.rglob("*.svg")}
+    stale = tmp_path / "zh" / "figures" / "removed_figure.light.svg"
     stale.write_text("<svg/>")
-    for lang in LANGUAGES:
-        (docs / lang / "figures" / STAMP).unlink()  # forces a full render
-    assert render_all(docs, project) == []  # every file came out byte-identical, so none was rewritten
+    (tmp_path / "zh" / "figures" / STAMP).unlink()  # forces a full render
+    assert render_all(tmp_path, project, ("zh",)) == []  # every file came out byte-identical, so none was rewritten
     assert not stale.exists()
-    assert {path: path.read_bytes() for path in docs.rglob("*.svg")} == before
-    assert all((docs / lang / "figures" / STAMP).exists() for lang in LANGUAGES)
+    assert {path: path.read_bytes() for path in tmp_path.rglob("*.svg")} == before
+    assert (tmp_path / "zh" / "figures" / STAMP).exists()
 
 
 @pytest.mark.parametrize("name", FIGURES)
@@ -132,3 +148,16 @@ def test_every_label_exists_in_both_languages():
 def test_each_figure_is_drawn_by_the_module_of_its_name(name: str) -> None:
     # qkv_site.build.figures links each caption to qkv_site/figures/<name>.py without importing the registry.
     assert FIGURES[name].__module__ == f"qkv_site.figures.{name}"
+
+
+def test_a_site_draws_the_figures_of_the_languages_it_has_pages_in(tmp_path: Path, project: Project) -> None:
+    from qkv_site.build.figures import draw, drawn_languages
+
+    assert drawn_languages(project) == LANGUAGES  # the site: docs/zh and docs/en
+    (tmp_path / "docs").mkdir()
+    small = dataclasses.replace(project, docs_dir=tmp_path / "docs")  # a site of pages without language folders
+    assert drawn_languages(small) == ()
+    draw(tmp_path / "figures", small)
+    assert not list((tmp_path / "figures").rglob("*.svg"))
+    (tmp_path / "docs" / "en").mkdir()
+    assert drawn_languages(small) == ("en",)

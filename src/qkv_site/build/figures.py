@@ -38,10 +38,17 @@ _IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
 _SCHEME_IMAGE = re.compile(r'<img (?=[^>]*src="[^"]*figures/\w+\.(?:light|dark)\.svg#only-(?:light|dark)")')
 
 
+def drawn_languages(project: Project) -> tuple[str, ...]:
+    """The languages whose figures the site shows: those with a folder of pages (docs/zh, docs/en)."""
+    return tuple(lang for lang in LANGUAGES if (project.docs_dir / lang).is_dir())
+
+
 def draw(root: Path, project: Project) -> None:
-    """Draw every figure of ``project`` into ``root/<lang>/figures/`` unless the stamps say they are current."""
-    if up_to_date(root, project):
-        log.info("figures: all up to date")
+    """Draw every figure of ``project`` into ``root/<lang>/figures/`` for each language the docs have
+    pages in, unless the stamps say they are current. A site without language folders draws none."""
+    languages = drawn_languages(project)
+    if up_to_date(root, project, languages):
+        log.info("figures: all up to date" if languages else "figures: no language folder in the docs, none drawn")
         return
     from qkv_site.figures.fonts import static_font_path
     from qkv_site.figures.registry import render_all  # matplotlib: only when something is drawn
@@ -49,7 +56,7 @@ def draw(root: Path, project: Project) -> None:
     if not static_font_path().exists():
         log.info(f"figures: making the figure font once, a few seconds: {static_font_path()}")
     start = time.perf_counter()
-    written = render_all(root, project)
+    written = render_all(root, project, languages)
     log.info(f"figures: wrote {len(written)} SVG files in {time.perf_counter() - start:.1f} s")
 
 

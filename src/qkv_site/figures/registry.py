@@ -91,8 +91,9 @@ def _write_if_changed(path: Path, content: bytes) -> bool:
     return True
 
 
-def render_all(root: Path, project: Project) -> list[Path]:
-    """Write every figure of ``project`` to ``root/{lang}/figures/{name}.{scheme}.svg``; return the files written.
+def render_all(root: Path, project: Project, languages: tuple[str, ...] = LANGUAGES) -> list[Path]:
+    """Write every figure of ``project`` to ``root/{lang}/figures/{name}.{scheme}.svg`` for each of
+    ``languages``; return the files written.
 
     A language whose ``figures/.stamp`` already holds `source_digest(project)` is skipped, so a
     second call (the i18n plugin builds once per language; `mkdocs serve` rebuilds on every
@@ -102,7 +103,7 @@ def render_all(root: Path, project: Project) -> list[Path]:
     """
     digest = source_digest(project)
     written: list[Path] = []
-    for lang in LANGUAGES:
+    for lang in languages:
         folder = Path(root) / lang / "figures"
         stamp = folder / STAMP
         if stamp.exists() and stamp.read_text(encoding="utf-8") == digest:

@@ -41,8 +41,8 @@ def source_digest(project: Project, sources: dict[str, Path] = SOURCES) -> str:
     return files_digest(files, LIBRARIES)
 
 
-def up_to_date(folder: Path, project: Project) -> bool:
-    """True when every language's ``figures/.stamp`` under ``folder`` holds the current `source_digest`."""
+def up_to_date(folder: Path, project: Project, languages: tuple[str, ...] = LANGUAGES) -> bool:
+    """True when the ``figures/.stamp`` of each of ``languages`` under ``folder`` holds the current `source_digest`."""
     digest = source_digest(project)
-    stamps = [Path(folder) / lang / "figures" / STAMP for lang in LANGUAGES]
+    stamps = [Path(folder) / lang / "figures" / STAMP for lang in languages]
     return all(stamp.is_file() and stamp.read_text(encoding="utf-8") == digest for stamp in stamps)
