@@ -15,7 +15,7 @@ Implementations, measured side by side in one run on the same inputs:
 
 A second part times qkv against the kernel PyTorch really runs for each layout, and says which one
 it is. qkv is timed twice there: qkv.attention_output returns the output only, as PyTorch does (it
-never makes the n×n weights), and the targets are measured on it; qkv.scaled_dot_product_attention
+makes no n×n weights on these inputs), and the targets are measured on it; qkv.scaled_dot_product_attention
 also returns the weights, and its ratios are printed beside. PyTorch's kernel is named as
 torch._fused_sdp_choice gives it (0 = its unfused math path, 1 = its fused flash kernel). The layouts:
 2-D (n, d), (1, 1, n, d), (1, 8, n, d), (1, 8, n, d) with is_causal=True, and a batch-heavy shape

@@ -85,13 +85,22 @@ def test_the_layout_sentences_follow_the_ratios(speed: dict[str, Any]) -> None:
 
 def test_the_weights_sentence_follows_what_keeping_them_cost(speed: dict[str, Any]) -> None:
     flash = [row for row in speed["layouts"]["results"] if row["torch_sdp_choice"] == 1 and row["dtype"] == "float32"]
+    largest = max(row["n"] for row in flash)
     for row in flash:
-        row["qkv_median_s"] = 1.5 * row["qkv_output_median_s"]
+        row["qkv_median_s"] = (2.5 if row["n"] == largest else 1.5) * row["qkv_output_median_s"]
     shown = beyond.layout_values(speed)
-    assert shown["weights_range"] == "1.50" and shown["weights_slower_points"] == shown["weights_points"] == str(len(flash))
-    flash[0]["qkv_median_s"] = 0.9 * flash[0]["qkv_output_median_s"]  # once, keeping the weights was not slower
+    assert shown["weights_largest_n"] == f"{largest:,}"
+    assert shown["weights_largest_range"] == "2.50" and shown["weights_smaller_range"] == "1.50"
+    next(row for row in flash if row["n"] != largest)["qkv_median_s"] *= 0.6  # once, keeping the weights was not slower
     shown = beyond.layout_values(speed)
-    assert shown["weights_range"] == "0.90–1.50" and shown["weights_slower_points"] == str(len(flash) - 1)
+    assert shown["weights_smaller_range"] == "0.90–1.50" and shown["weights_largest_range"] == "2.50"
+
+
+def test_the_batch_heavy_heads_and_scores_are_read_from_the_measured_shapes(speed: dict[str, Any]) -> None:
+    shown = beyond.layout_values(speed)
+    rows = [row for row in speed["layouts"]["results"] if row["layout"] == "batch-heavy" and row["dtype"] == "float32"]
+    assert shown["batch_heavy_heads"] == ", ".join(str(row["shape"][1]) for row in sorted(rows, key=lambda r: r["n"]))
+    assert shown["batch_heavy_scores"].split(", ")[0] == f"{4 * rows[0]['shape'][1] * rows[0]['n'] ** 2 / 1e6:.1f}"
 
 
 def test_each_row_names_the_kernel_pytorch_ran_and_a_changed_kernel_stops_the_page(speed: dict[str, Any]) -> None:

@@ -36,6 +36,23 @@ def test_every_nav_page_is_built_in_both_languages(site: Path, source: str, lang
     assert f'<html lang="{lang}"' in html, f"{page} does not declare lang={lang}"
 
 
+# What Markdown leaves as text when it did not read a table (a table row glued to the paragraph
+# above it, say): a delimiter row such as "| :--- | ---: |", or a row of cells "| a | b |".
+UNREAD_TABLE = re.compile(r"^\s*\|(\s*:?-{3,}:?\s*\|)+\s*$|^\s*\|([^|\n]+\|){2,}\s*$", re.MULTILINE)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("source", PAGES)
+def test_no_table_is_left_as_text(site: Path, source: str, lang: str) -> None:
+    soup = soup_of(built_path(site, source, lang))
+    body = article(soup)
+    for node in body.select("pre, code, script, style, annotation"):
+        node.decompose()
+    for block in body.select("p"):
+        text = block.get_text("\n")
+        assert not UNREAD_TABLE.search(text), f"{source} ({lang}): a table was left as text:\n{text[:600]}"
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("source", PAGES)
 def test_no_raw_tex_in_the_built_page(site: Path, source: str, lang: str) -> None:

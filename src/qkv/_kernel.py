@@ -34,7 +34,8 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     """(output, weights) of checked inputs; weights have the batch dims of q, k and the mask, output those of v too.
 
     With ``keep_weights=False`` the weights are None: each block's weights live only in a small buffer
-    of the thread that computes them, and no n×n array is made (what PyTorch's fused kernels return).
+    of the thread that computes them, and no n×n array is made (what PyTorch's fused kernels return),
+    unless v has batch dims of its own (then the weights are made as with ``keep_weights=True``).
     The output is the same to rounding (the blocks are smaller, so BLAS may sum in another order).
     """
     q, k, v = inputs.q, inputs.k, inputs.v

@@ -127,9 +127,10 @@ def attention_output(
 ) -> np.ndarray:
     """The output of `scaled_dot_product_attention` alone, shape (..., n_q, d_v), as PyTorch's returns it.
 
-    Same options, same checks, same output to rounding; but the weights of a block of rows are
-    used and dropped while they are in the cache, so no (..., n_q, n_k) array is ever made. Call
-    this when only the output is needed: it is what a model runs.
+    Same options, same checks, same output to rounding; but the scores of a block of query rows
+    are used and overwritten by the next block while they are in the cache, so no (..., n_q, n_k)
+    array is made (unless v has batch dimensions that q and k do not: then the weights are made
+    first and multiplied after). Call this when only the output is needed: it is what a model runs.
 
     >>> q = [[2, 0, 1], [0, 2, 1]]
     >>> k = [[1, 1, 0], [0, 1, 1]]

@@ -432,8 +432,8 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
         _require(choices in ({0}, {1}), f"PyTorch ran one kernel, math or flash, for {layout} {dtype} at every n", f"{choices}")
         shape = ", ".join("n" if i == len(cells[0]["shape"]) - 2 else "d" if i == len(cells[0]["shape"]) - 1
                           else str(size) for i, size in enumerate(cells[0]["shape"]))
-        if layout == "batch-heavy":
-            shape = "4, 32·(512/n)², n, d"
+        if layout == "batch-heavy":  # as many scores as (4, 32, 512, d), at least one head: h = 32, 8, 2, 1
+            shape = "4, h, n, d"
         rows.append(LayoutRow(layout, f"({shape})", dtype, bool(cells[0]["is_causal"]), choices == {1},
                               [_times(cell["qkv_output_over_torch"]) for cell in cells]))
     two_d = [found[("2-D", "float32", n)] for n in ns]
@@ -443,6 +443,9 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
     flash_ratios = [cell["qkv_output_over_torch"] for cell in flash]
     two_d_ratios = [cell["qkv_output_over_torch"] for cell in two_d]
     weights_cost = [cell["qkv_median_s"] / cell["qkv_output_median_s"] for cell in flash]  # with the weights / without
+    largest = [cell["qkv_median_s"] / cell["qkv_output_median_s"] for cell in flash if cell["n"] == ns[-1]]
+    smaller = [cell["qkv_median_s"] / cell["qkv_output_median_s"] for cell in flash if cell["n"] != ns[-1]]
+    batch_heavy = [found[("batch-heavy", "float32", n)]["shape"][1] for n in ns]
     half = [(label, n) for label in ("2-D", "(1, 8, n, d)") for n in ns]
     float16 = {key: (found[(key[0], "float16", key[1])]["qkv_output_median_s"]
                      / found[(key[0], "float32", key[1])]["qkv_output_median_s"],
@@ -454,8 +457,10 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
         "flash_range": _range(flash_ratios, _times),
         "two_d_slower_everywhere": min(two_d_ratios) > 1, "two_d_faster_everywhere": max(two_d_ratios) < 1,
         "two_d_range": _range(two_d_ratios, _times),
-        "weights_range": _range(weights_cost, _times), "weights_points": str(len(weights_cost)),
-        "weights_slower_points": str(sum(ratio > 1 for ratio in weights_cost)),
+        "weights_range": _range(weights_cost, _times), "weights_largest_n": _n(ns[-1]),
+        "weights_largest_range": _range(largest, _times), "weights_smaller_range": _range(smaller or largest, _times),
+        "batch_heavy_heads": ", ".join(str(heads) for heads in batch_heavy),
+        "batch_heavy_scores": ", ".join(f"{4 * heads * n * n / 1e6:.1f}" for heads, n in zip(batch_heavy, ns, strict=True)),
         "float16_rows": [{"layout": label, "n": _n(n), "qkv": _times(float16[(label, n)][0]),
                           "torch": _times(float16[(label, n)][1]), "shape": "(n, d)" if label == "2-D" else "(1, 8, n, d)"}
                          for label, n in half],
