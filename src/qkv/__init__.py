@@ -3,7 +3,7 @@
 `scaled_dot_product_attention(q, k, v, *, mask=None, scale=None, is_causal=False, enable_gqa=False)`
 takes the options of PyTorch's `torch.nn.functional.scaled_dot_product_attention`, by keyword
 only, and returns `(output, weights)` as a named tuple; `attention_output` takes the same options and
-returns only the output, without ever making the n×n weights (what a model runs); `tiled_attention`
+returns only the output, without making the n×n weights (what a model runs); `tiled_attention`
 takes the same options (and `block_size`) and returns the output. float16 is computed in float32 and returned in float16.
 
 Errors follow one rule:
