@@ -99,7 +99,7 @@ def test_result_count_matches_the_list(browser, server: SiteServer, lang: str, q
 def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
     from bs4 import BeautifulSoup
 
-    from qkv_site.build import material_search
+    from qkv_site.builder import material_search
     from site_pages import built_path
 
     for lang in ("zh", "en"):

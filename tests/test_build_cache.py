@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
-from qkv_site.build import compat
-from qkv_site.build.block_runs import BlockRunner
-from qkv_site.build.block_cache import BlockCache, inputs_digest
+from qkv_site.builder import compat
+from qkv_site.builder.block_runs import BlockRunner
+from qkv_site.builder.block_cache import BlockCache, inputs_digest
 from qkv_site.figures import stamp
 from qkv_site.project import Project, load_project
 

@@ -9,8 +9,8 @@ import yaml
 from mkdocs.exceptions import PluginError
 
 from conftest import ROOT
-from qkv_site.build import compat
-from qkv_site.build.plugin import SitePlugin
+from qkv_site.builder import compat
+from qkv_site.builder.plugin import SitePlugin
 
 
 def test_the_plugin_is_registered_and_listed_after_the_plugins_it_works_with() -> None:
@@ -51,7 +51,7 @@ def test_notebook_cells_print_one_stream_even_when_nbconvert_was_imported_first(
     import mkdocs_jupyter.plugin  # noqa: F401  (imports nbconvert, which makes ExecutePreprocessor)
     from nbconvert.preprocessors import ExecutePreprocessor
 
-    from qkv_site.build.notebooks import merge_printed_output
+    from qkv_site.builder.notebooks import merge_printed_output
 
     merge_printed_output()
     assert ExecutePreprocessor().coalesce_streams is True

@@ -72,7 +72,7 @@ def with_results(project: Project, tmp_path: Path) -> ResultsProject:
 
 def _page_text(with_results: ResultsProject, speed: dict, memory: dict, lang: str) -> str:
     """The page's Markdown as the build renders it, on these results."""
-    from qkv_site.build.page_values import render
+    from qkv_site.builder.page_values import render
 
     project = with_results(speed, memory)
     beyond.values.cache_clear()

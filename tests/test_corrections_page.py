@@ -46,7 +46,7 @@ def test_pages_without_notes_stop_the_list(tmp_path: Path) -> None:
 def test_the_plugin_renders_the_list_at_every_build_whatever_its_block_cache_holds(tmp_path: Path) -> None:
     from types import SimpleNamespace
 
-    from qkv_site.build.plugin import SitePlugin
+    from qkv_site.builder.plugin import SitePlugin
 
     plugin = SitePlugin()
     plugin.project = _copy_of_the_project(tmp_path)  # as on_config makes it from the copy's configuration

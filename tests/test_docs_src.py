@@ -207,7 +207,7 @@ def rendered(page: str, lang: str, project: Project) -> str:
     """docs/<lang>/<page> with its named values filled in, as the build renders it."""
     import yaml
 
-    from qkv_site.build.page_values import render
+    from qkv_site.builder.page_values import render
     from qkv_site.tools.translations import split_front_matter
 
     front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
@@ -305,7 +305,7 @@ def test_worked_example_programs_agree_with_the_values_the_prose_prints(project:
 def test_the_page_shows_what_the_program_prints_when_run(program: Path) -> None:
     # The build runs a program through markdown-exec, whose print() writes its arguments joined by
     # spaces and ignores sep= and file=: the page would show other lines than `python program.py`.
-    from qkv_site.build.compat import MARKDOWN_EXEC_RUN
+    from qkv_site.builder.compat import MARKDOWN_EXEC_RUN
 
     _, printed = run(program)
     assert MARKDOWN_EXEC_RUN.resolve()(program.read_text(encoding="utf-8")) == printed, program.relative_to(ROOT)

@@ -61,7 +61,7 @@ def test_rendering_again_gives_identical_bytes(rendered, site, project):
     # The strict build of the site drew every figure into .cache/figures/ in its own process; this
     # module drew them again in another: the bytes are the same.
     docs, _ = rendered
-    from qkv_site.build.plugin import CACHE
+    from qkv_site.builder.plugin import CACHE
 
     built = project.root / CACHE / "figures"
     ours = {path.relative_to(docs): path.read_bytes() for path in docs.rglob("*.svg")}
@@ -146,12 +146,12 @@ def test_every_label_exists_in_both_languages():
 
 @pytest.mark.parametrize("name", FIGURES)
 def test_each_figure_is_drawn_by_the_module_of_its_name(name: str) -> None:
-    # qkv_site.build.figures links each caption to qkv_site/figures/<name>.py without importing the registry.
+    # qkv_site.builder.figures links each caption to qkv_site/figures/<name>.py without importing the registry.
     assert FIGURES[name].__module__ == f"qkv_site.figures.{name}"
 
 
 def test_a_site_draws_the_figures_of_the_languages_it_has_pages_in(tmp_path: Path, project: Project) -> None:
-    from qkv_site.build.figures import draw, drawn_languages
+    from qkv_site.builder.figures import draw, drawn_languages
 
     assert drawn_languages(project) == LANGUAGES  # the site: docs/zh and docs/en
     (tmp_path / "docs").mkdir()

@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
 
 from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
-from qkv_site.build.emoji_font import SITE_PATH, emoji_in
+from qkv_site.builder.emoji_font import SITE_PATH, emoji_in
 from qkv_site.tools.pdf.combine import combined_html
 from qkv_site.project import Project
 from site_pages import SITE_MAP, built_path, nav_sources, page_url
@@ -116,7 +116,7 @@ def test_every_emoji_of_the_pages_is_in_the_sites_font(site: Path) -> None:
 
 
 def test_the_home_page_names_the_repository_only_when_the_build_knows_it(project: Project) -> None:
-    from qkv_site.build.page_values import render
+    from qkv_site.builder.page_values import render
 
     for lang in LANGUAGES:
         page = (DOCS / lang / "index.md").read_text(encoding="utf-8").split("---\n", 2)[2]

@@ -1,4 +1,4 @@
-"""Named values in a page's prose (qkv_site.build.page_values): filled in from qkv_site.pages.<name>,
+"""Named values in a page's prose (qkv_site.builder.page_values): filled in from qkv_site.pages.<name>,
 and a misspelt name, a failing computation or a broken template stops the build naming the page."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 from conftest import DOCS, LANGUAGES, build_site
-from qkv_site.build.page_values import render
+from qkv_site.builder.page_values import render
 from qkv_site.project import Project
 
 

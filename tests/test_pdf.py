@@ -247,7 +247,7 @@ def test_the_emoji_are_printed(pdf_site: Path, lang: str) -> None:
     # emoji font, which the print page names: on no machine do 📌 and ✅ print as boxes.
     text = "".join(pages_text(pdf_path(pdf_site, lang)))
     assert text.count("📌") >= 5 and "✅" in text
-    from qkv_site.build.emoji_font import SITE_PATH
+    from qkv_site.builder.emoji_font import SITE_PATH
     from qkv_site.tools.pdf.combine import STYLESHEET
 
     assert f'url("/{SITE_PATH}")' in STYLESHEET.read_text(encoding="utf-8") and (pdf_site / SITE_PATH).is_file()

@@ -1,5 +1,5 @@
-"""Chinese words in search: jieba's user dictionary from the site's terms (qkv_site.build.search_words), and
-the browser's cutting of a query into the index's words (qkv_site.build.material_search)."""
+"""Chinese words in search: jieba's user dictionary from the site's terms (qkv_site.builder.search_words), and
+the browser's cutting of a query into the index's words (qkv_site.builder.material_search)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import jieba
 import pytest
 
 from qkv_site.content import glossary
-from qkv_site.build import material_search, search_words
+from qkv_site.builder import material_search, search_words
 from qkv_site.formulas.engine import NODE
 
 

@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 from PIL import Image
 
 from conftest import LANGUAGES, SITE_URL
-from qkv_site.build import social_card_drawing, social_card_images as social_cards
+from qkv_site.builder import social_card_drawing, social_card_images as social_cards
 from site_pages import built_path, nav_sources
 
 PAGES = [(source, lang) for lang in LANGUAGES for source in nav_sources()]

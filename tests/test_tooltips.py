@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from qkv_site.content.glossary import TERMS
-from qkv_site.build.tooltips import add_tooltips
+from qkv_site.builder.tooltips import add_tooltips
 from site_pages import built_path
 
 

@@ -10,7 +10,7 @@ import pytest
 from mkdocs.exceptions import PluginError
 
 from qkv.examples import worked_example
-from qkv_site.build.page_values import render
+from qkv_site.builder.page_values import render
 from qkv_site.content.claims import ClaimError
 from qkv_site.pages import worked_example as page
 from qkv_site.project import Project

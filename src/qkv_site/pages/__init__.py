@@ -3,5 +3,5 @@
 every page's is given the `qkv_site.project.Project` of the build: its docs folder, its benchmark results).
 
 The values are the same for both languages; each language's page supplies its own words around them
-(see `qkv_site.build.page_values`). The programs a page shows its reader are in ``docs_src/<page>/``.
+(see `qkv_site.builder.page_values`). The programs a page shows its reader are in ``docs_src/<page>/``.
 """

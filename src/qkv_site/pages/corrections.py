@@ -19,7 +19,7 @@ from typing import Any
 from qkv_site.content.corrections import NOTE_PREFIX, EditorsNote, editors_notes
 from qkv_site.project import Project
 
-KEPT_BETWEEN_BUILDS = False  # read from the pages' text: qkv_site.build.page_values computes it every build
+KEPT_BETWEEN_BUILDS = False  # read from the pages' text: qkv_site.builder.page_values computes it every build
 
 
 def notes(lang: str, project: Project) -> list[EditorsNote]:

@@ -1,4 +1,4 @@
-"""Every page's social card: og:/twitter: meta tags and a 1200×630 PNG drawn by qkv_site.build.social_card_images.
+"""Every page's social card: og:/twitter: meta tags and a 1200×630 PNG drawn by qkv_site.builder.social_card_images.
 
 og:url and og:image must be absolute addresses, so they come only from the published ``site_url``: a
 build without one (no SITE_URL) leaves them out, and the title and description stay.
@@ -12,7 +12,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from qkv_site.build.social_card_images import HEIGHT, WIDTH, card
+from qkv_site.builder.social_card_images import HEIGHT, WIDTH, card
 from qkv_site.cache_files import atomic_write
 
 FOLDER = "assets/social"  # inside the built site

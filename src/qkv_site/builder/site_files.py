@@ -7,7 +7,7 @@
   it, the list is made again with the notebooks in it, in the same order (`list_notebooks_in_sitemap`;
   the internal is checked by `compat.check_i18n`). overrides/sitemap.xml is the plugin's template, left
   empty when there is no site_url.
-- The site's emoji font (qkv_site.build.emoji_font) holds the glyphs of every emoji the pages use
+- The site's emoji font (qkv_site.builder.emoji_font) holds the glyphs of every emoji the pages use
   (`write_emoji_font`); the font is made in well under a second, once per set of emoji, and written
   into the built site only.
 """
@@ -21,8 +21,8 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 
-from qkv_site.build import compat
-from qkv_site.build.emoji_font import SITE_PATH, emoji_in, font_for, page_sources
+from qkv_site.builder import compat
+from qkv_site.builder.emoji_font import SITE_PATH, emoji_in, font_for, page_sources
 from qkv_site.cache_files import atomic_write
 
 

@@ -1,6 +1,6 @@
 """Drawing a social card: a page's title and the site's name on a 1200×630 PNG, in the figure font.
 
-`qkv_site.build.social_card_images` names the cards and keeps them; this module is imported only when a card
+`qkv_site.builder.social_card_images` names the cards and keeps them; this module is imported only when a card
 is not in its cache yet.
 """
 
@@ -17,7 +17,7 @@ from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 from PIL import Image
 
-from qkv_site.build.social_card_images import HEIGHT, WIDTH
+from qkv_site.builder.social_card_images import HEIGHT, WIDTH
 from qkv_site.figures import fonts
 from qkv_site.figures.style import COLORS, LIGHT
 

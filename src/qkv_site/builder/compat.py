@@ -2,7 +2,7 @@
 
 Each entry names the package, the pinned version it was written for (pyproject.toml pins them all)
 and what it uses. Material's search worker, which the build corrects in the built site, has its own
-check in `qkv_site.build.material_search` (the code it changes must be there exactly once), run from here.
+check in `qkv_site.builder.material_search` (the code it changes must be there exactly once), run from here.
 `check` runs when the plugin starts: after a dependency bump, the build stops at once with a message
 naming the internal that moved, instead of failing deep inside a page.
 """
@@ -75,7 +75,7 @@ def check(internals: tuple[Internal, ...] = INTERNALS) -> None:
     if not isinstance(client.__dict__.get(TRAITLETS_INITIAL_VALUES), dict):
         missing.append(f"traitlets' {TRAITLETS_INITIAL_VALUES} on NotebookClient, written for traitlets 5.16.1, "
                        f"installed {version('traitlets')}")
-    from qkv_site.build import material_search
+    from qkv_site.builder import material_search
 
     try:
         material_search.check()
@@ -83,7 +83,7 @@ def check(internals: tuple[Internal, ...] = INTERNALS) -> None:
         missing.append(str(error))
     if missing:
         raise PluginError("the site build relies on internals that changed:\n  " + "\n  ".join(missing)
-                          + "\nupdate src/qkv_site/build/compat.py and the code that uses them")
+                          + "\nupdate src/qkv_site/builder/compat.py and the code that uses them")
 
 
 def check_i18n(plugin: object) -> None:
@@ -91,7 +91,7 @@ def check_i18n(plugin: object) -> None:
     absent = [name for name in (I18N_FILES_PER_LANGUAGE, I18N_EXTRA_ALTERNATE, "current_language") if not hasattr(plugin, name)]
     if absent:
         raise PluginError(f"mkdocs-static-i18n {version('mkdocs-static-i18n')} has no {absent} (written for 1.3.1): "
-                          "update src/qkv_site/build/compat.py, site_files.py and overrides/partials/alternate.html")
+                          "update src/qkv_site/builder/compat.py, site_files.py and overrides/partials/alternate.html")
 
 
 def check_jupyter(plugin: object) -> None:
@@ -100,4 +100,4 @@ def check_jupyter(plugin: object) -> None:
     absent = [name for name in (JUPYTER_USED_CACHE_PATHS, *JUPYTER_PUBLIC) if not hasattr(plugin, name)]
     if absent or "cache_dir" not in getattr(plugin, "config", {}):
         raise PluginError(f"mkdocs-jupyter {version('mkdocs-jupyter')} has no {absent or ['cache_dir option']} "
-                          "(written for 0.26.3): update src/qkv_site/build/compat.py and the code that uses them")
+                          "(written for 0.26.3): update src/qkv_site/builder/compat.py and the code that uses them")

@@ -1,4 +1,4 @@
-"""Run a page's `python exec="on"` blocks through the build cache (qkv_site.build.block_cache).
+"""Run a page's `python exec="on"` blocks through the build cache (qkv_site.builder.block_cache).
 
 markdown-exec runs each block with one function (`compat.MARKDOWN_EXEC_RUN`); `BlockRunner` stands
 in for it. A block whose key (the inputs digest, the page, the code before it in its session, its
@@ -6,7 +6,7 @@ own code) is in the cache is not run; when a later block of the same session mus
 ones that came from the cache run first, so its variables are there. Every page starts its
 sessions empty, so a page computes the same whether its blocks ran or came from the cache. (What
 reads the pages' own text, the corrections list, is a page value computed at every build instead:
-`qkv_site.build.page_values`.)
+`qkv_site.builder.page_values`.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from qkv_site.build.block_cache import BlockCache, block_cache
+from qkv_site.builder.block_cache import BlockCache, block_cache
 from qkv_site.project import Project
 
 Run = Callable[..., str]

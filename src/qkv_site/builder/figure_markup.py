@@ -1,6 +1,6 @@
 """A figure's code on its page: every figure of the site is drawn by `qkv_site.figures.<name>`; its
 caption ends with a link to that code, folded under the figure (`code_block`, put there by
-`qkv_site.build.figures`), and to the file in the repository when the build knows it. Nothing here
+`qkv_site.builder.figures`), and to the file in the repository when the build knows it. Nothing here
 imports matplotlib.
 """
 

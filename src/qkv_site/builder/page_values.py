@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 from mkdocs.exceptions import PluginError
 
-from qkv_site.build.block_cache import process_digest
+from qkv_site.builder.block_cache import process_digest
 from qkv_site.cache_files import atomic_write, sweep
 from qkv_site.project import Project
 
@@ -40,7 +40,7 @@ _environment = jinja2.Environment(
 def page_values(name: str, project: Project, cache: Path | None = None) -> Mapping[str, Any]:
     """What `qkv_site.pages.<name>.values(project)` computed. With ``cache`` (a folder), the values are kept
     there under the build's inputs digest, so a rebuild with unchanged code reads them instead of
-    computing them again (`qkv_site.build.block_cache.process_digest`: all of qkv and qkv_site, the project's
+    computing them again (`qkv_site.builder.block_cache.process_digest`: all of qkv and qkv_site, the project's
     results), unless the module says ``KEPT_BETWEEN_BUILDS = False`` (its values come from the pages' text)."""
     module = import_module(f"{PAGES_PACKAGE}.{name}")
     if not getattr(module, "KEPT_BETWEEN_BUILDS", True):  # values read from the pages' text (the corrections list)

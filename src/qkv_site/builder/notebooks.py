@@ -4,7 +4,7 @@
   the wrappers mkdocs-jupyter put on ``.ipynb`` files, so the notebooks would be published as raw JSON
   (mkdocs-static-i18n #198). `render_notebooks` hands the rebuilt list back to mkdocs-jupyter.
 - mkdocs-jupyter's own cache is keyed by the notebook file only, so it lives in a folder named after
-  the build's inputs digest (qkv_site.build.block_cache), emptied when the inputs change (`cache_folder`).
+  the build's inputs digest (qkv_site.builder.block_cache), emptied when the inputs change (`cache_folder`).
 - A cell that prints twice came out as one stream or as two, depending on when the kernel flushed
   stdout. nbclient can merge them after each cell; mkdocs-jupyter does not expose the option, so its
   default is changed (`merge_printed_output`).
@@ -18,8 +18,8 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 
-from qkv_site.build import compat
-from qkv_site.build.block_cache import process_digest
+from qkv_site.builder import compat
+from qkv_site.builder.block_cache import process_digest
 from qkv_site.cache_files import sweep
 from qkv_site.project import Project
 

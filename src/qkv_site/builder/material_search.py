@@ -9,7 +9,7 @@ looked up and its last character never belongs to a word: 缩放 is searched as 
 (``q < query.length - 1``). Material offers no option for this, so the built site's copy of the
 worker is corrected: both bounds reach the end of the query. Nothing else in the worker changes.
 
-qkv_site.build.search_index also gives an index entry a ``boost`` (exercise sections weigh less): the worker
+qkv_site.builder.search_index also gives an index entry a ``boost`` (exercise sections weigh less): the worker
 adds each entry to lunr with it (``this.add(doc, { boost: doc.boost })``), which Material's own
 ``search.boost`` front matter relies on; `check` makes sure the worker still does (``READS_BOOST``).
 
@@ -59,7 +59,7 @@ def corrected(source: str, where: str = "Material's search worker") -> str:
         if source.count(wrong) != 1:
             raise MaterialChanged(
                 f"{where} holds {source.count(wrong)} copies of {wrong!r} (mkdocs-material {PINNED} holds one): "
-                f"qkv_site.build.material_search corrects Chinese query segmentation for that version only"
+                f"qkv_site.builder.material_search corrects Chinese query segmentation for that version only"
             )
         source = source.replace(wrong, right)
     return source
@@ -70,7 +70,7 @@ def check() -> None:
     installed = version("mkdocs-material")
     if installed != PINNED:
         raise MaterialChanged(
-            f"mkdocs-material {installed} is installed; qkv_site.build.material_search is written for {PINNED} "
+            f"mkdocs-material {installed} is installed; qkv_site.builder.material_search is written for {PINNED} "
             "(pyproject.toml pins it)"
         )
     worker = theme_worker()

@@ -6,7 +6,7 @@ after them. Its state lives on the instance; it defines `on_startup`, so `mkdocs
 same instance across rebuilds (MkDocs ≥ 1.4). The project's paths (`qkv_site.project.Project`: the docs,
 the benchmark results, the sources its figure links point at) are made from the configuration and handed
 to what reads the project's files. Every reach into another package's internals is in
-`qkv_site.build.compat`, checked when the build starts.
+`qkv_site.builder.compat`, checked when the build starts.
 
 | event | priority | what, and why that priority |
 | --- | --- | --- |
@@ -46,16 +46,16 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from qkv_site import project
-from qkv_site.build import compat, figures, page_values
-from qkv_site.build.block_runs import BlockRunner
-from qkv_site.build.descriptions import description
-from qkv_site.build.formulas import PageFormulas
-from qkv_site.build.notebooks import NotebookPages, cache_folder, merge_printed_output
-from qkv_site.build.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
-from qkv_site.build.site_files import EmojiFont, list_notebooks_in_sitemap
-from qkv_site.build.social_cards import with_card
-from qkv_site.build.tooltips import add_tooltips
-from qkv_site.build.translation_notice import with_notice
+from qkv_site.builder import compat, figures, page_values
+from qkv_site.builder.block_runs import BlockRunner
+from qkv_site.builder.descriptions import description
+from qkv_site.builder.formulas import PageFormulas
+from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
+from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
+from qkv_site.builder.site_files import EmojiFont, list_notebooks_in_sitemap
+from qkv_site.builder.social_cards import with_card
+from qkv_site.builder.tooltips import add_tooltips
+from qkv_site.builder.translation_notice import with_notice
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 

@@ -1,16 +1,16 @@
 """One search index per language, holding the article's text only (the plugin's search steps).
 
 - Material's search plugin indexes ``page.content`` in its own ``on_page_context`` (priority 0). Just
-  before it, the page's HTML is swapped for `qkv_site.build.search_text.search_view` (formulas as plain
+  before it, the page's HTML is swapped for `qkv_site.builder.search_text.search_view` (formulas as plain
   text, no display formulas, SVG or build-code tabs); just after it, the real HTML is put back.
 - Making that view parses the page's HTML (about 6 MB for the whole site, most of it formula SVG),
   the slowest step of a rebuild: views are kept in ``.cache/search-view/``, keyed by the page's HTML,
-  in a folder per `qkv_site.build.block_cache.process_digest` (a change to the code that makes them starts
+  in a folder per `qkv_site.builder.block_cache.process_digest` (a change to the code that makes them starts
   a new folder and deletes the old one).
-- Chinese is cut into words by jieba (in Material's plugin); `qkv_site.build.search_words` writes jieba's
+- Chinese is cut into words by jieba (in Material's plugin); `qkv_site.builder.search_words` writes jieba's
   user dictionary from the site's terms into ``.cache/search/`` and hands it to Material's
   ``jieba_dict_user`` option. The browser's copy of Material's search worker is corrected to cut a
-  Chinese query into the same words (`qkv_site.build.material_search`, checked at start-up).
+  Chinese query into the same words (`qkv_site.builder.material_search`, checked at start-up).
 - mkdocs-static-i18n merges both languages into one ``search/search_index.json``, so a search on an
   English page counted (and listed) the Chinese pages too. After the last build, the index is split:
   the Chinese pages stay in ``search/``, the English ones move to ``en/search/`` with their locations
@@ -30,17 +30,17 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from qkv_site.build import material_search
-from qkv_site.build.block_cache import process_digest
-from qkv_site.build.search_text import search_view
-from qkv_site.build.search_words import write_user_dictionary
+from qkv_site.builder import material_search
+from qkv_site.builder.block_cache import process_digest
+from qkv_site.builder.search_text import search_view
+from qkv_site.builder.search_words import write_user_dictionary
 from qkv_site.cache_files import atomic_write, sweep
 from qkv_site.project import Project
 
 ENGLISH = "en/"
 # An exercise practises the sections of its page: a search lands on the explanation first (Material
 # multiplies a section's score by its index entry's ``boost``, the field its ``search.boost`` front
-# matter sets for a whole page; qkv_site.build.material_search checks the worker reads it). Exercise sections
+# matter sets for a whole page; qkv_site.builder.material_search checks the worker reads it). Exercise sections
 # are those with the anchors the README's recipe gives.
 EXERCISE_BOOST = 0.5
 _EXERCISE = re.compile(r"#exercises?(?:-\d+)?$")
@@ -83,7 +83,7 @@ def configure(config: MkDocsConfig, cache: Path, project: Project) -> SearchView
     dictionary = cache / "search" / "jieba-user-dict.txt"
     if search.config.jieba_dict_user not in (None, str(dictionary)):
         raise ValueError(f"mkdocs.yml sets the search plugin's jieba_dict_user ({search.config.jieba_dict_user}); "
-                         "the build makes that dictionary from the site's terms (qkv_site.build.search_words)")
+                         "the build makes that dictionary from the site's terms (qkv_site.builder.search_words)")
     write_user_dictionary(dictionary)
     search.config.jieba_dict_user = str(dictionary)
     return SearchViews(cache, project)

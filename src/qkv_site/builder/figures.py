@@ -6,7 +6,7 @@ generated files, each caption ending with a link to the code that drew it, folde
   importing matplotlib.
 - `generated_files`: each ``<lang>/figures/<name>.<scheme>.svg`` as a ``File.generated``, where
   mkdocs-static-i18n would put a file of that language (the default language at the site's root).
-- `with_code`: the caption's “绘图代码 / Figure code” link and the folded block (`qkv_site.build.figure_markup`).
+- `with_code`: the caption's “绘图代码 / Figure code” link and the folded block (`qkv_site.builder.figure_markup`).
   The block is a ``details.example``, like “这一节是怎么算的 / How this section is computed”: the
   search index and print leave both out. When the build knows the repository (``repo_url``, from
   REPO_URL), the block links to the module there too.
@@ -25,7 +25,7 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
-from qkv_site.build.figure_markup import SOURCE_LABEL, code_anchor, code_block
+from qkv_site.builder.figure_markup import SOURCE_LABEL, code_anchor, code_block
 from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.stamp import up_to_date
 from qkv_site.project import Project

@@ -2,7 +2,7 @@
 
 A card's file name is the hash of everything it shows and of the code and font that draw it, so an
 unchanged page costs a hash on the next build. Only a card that is not kept yet is drawn, by
-`qkv_site.build.social_card_drawing` (which loads matplotlib: a build whose cards are all kept does not).
+`qkv_site.builder.social_card_drawing` (which loads matplotlib: a build whose cards are all kept does not).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def card(title: str, site_name: str, folder: Path) -> tuple[str, bytes]:
     kept = folder / name
     if kept.exists():
         return name, kept.read_bytes()
-    from qkv_site.build.social_card_drawing import draw_card  # matplotlib: only when a card is drawn
+    from qkv_site.builder.social_card_drawing import draw_card  # matplotlib: only when a card is drawn
 
     content = draw_card(title, site_name)
     atomic_write(kept, content)  # two builds at once: both write the same bytes, the last rename wins
