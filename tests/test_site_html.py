@@ -174,3 +174,13 @@ def test_the_search_index_has_formulas_as_plain_text(site: Path) -> None:
     assert not raw, f"TeX or SVG in the search index: {raw[:3]}"
     titles = {document["title"] for document in index["docs"]}
     assert {"第三步：缩放（除以 √dₖ）", "Step 3: scale (divide by √dₖ)"} <= {re.sub("\u200b", "", title) for title in titles}, sorted(titles)[:40]
+
+
+@pytest.mark.parametrize("source", [page for page in PAGES if page.endswith(".md")])
+def test_a_chinese_caption_has_no_space_before_its_code_link(site: Path, source: str) -> None:
+    # “……。绘图代码”, not “……。 绘图代码”: Chinese puts no space after full-width punctuation.
+    soup = soup_of(built_path(site, source, "zh"))
+    for link in soup.select("figcaption a.figure-source"):
+        before = link.previous_sibling
+        text = before if isinstance(before, str) else (before.get_text() if before is not None else "")
+        assert not re.search(r"[。！？）」；：]\s+$", text), f"{source}: a space after the caption's last “{text.strip()[-1:]}”"

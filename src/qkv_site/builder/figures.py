@@ -35,6 +35,7 @@ log = logging.getLogger("mkdocs.plugins.qkv_site")
 DEFAULT_LANGUAGE = LANGUAGES[0]  # mkdocs-static-i18n puts its pages at the site's root
 _FIGURE = re.compile(r"<figure\b.*?</figure>", re.DOTALL)
 _IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
+FULL_WIDTH_ENDS = ("。", "！", "？", "）", "」", "；", "：")  # a Chinese caption's last character, when it is punctuation
 _SCHEME_IMAGE = re.compile(r'<img (?=[^>]*src="[^"]*figures/\w+\.(?:light|dark)\.svg#only-(?:light|dark)")')
 
 
@@ -87,8 +88,10 @@ def with_code(markdown: str, src_uri: str, repo_url: str | None, project: Projec
         if not image or "</figcaption>" not in block:
             raise ValueError(f"{src_uri}: a figure without a light-scheme image or a caption:\n{block}")
         name = image.group(1)
-        link = f' <a class="figure-source" href="#{code_anchor(name)}">{SOURCE_LABEL[lang]}</a>'
-        block = block.replace("</figcaption>", link + "</figcaption>")
+        caption_end = block[: block.index("</figcaption>")].rstrip()
+        gap = "" if caption_end.endswith(FULL_WIDTH_ENDS) else " "  # no space after “。” in Chinese
+        link = f'{gap}<a class="figure-source" href="#{code_anchor(name)}">{SOURCE_LABEL[lang]}</a>'
+        block = caption_end + block[block.index("</figcaption>"):].replace("</figcaption>", link + "</figcaption>", 1)
         if name in shown:
             return block
         shown.add(name)
