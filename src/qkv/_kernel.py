@@ -12,8 +12,8 @@ tests hold the two equal. This one gets its speed from three things:
   0..i: a block of rows r0..r1 needs only keys 0..r1, and the keys after them are never
   multiplied (their weights are 0). Summed over the blocks that is about half the work.
 - No weights where none are asked for (`attention_output`). A block's scores go into a 2¹⁸-number
-  buffer of the thread's own, reused block after block, so nothing n×n is written to memory, and
-  each output row is divided by its sum once, instead of each of its n weights.
+  buffer of the thread's own, reused block after block, so nothing n×n is written to memory; and
+  a row's d_v outputs are divided by its sum instead of its n weights (unless exp·v could overflow).
 """
 
 from __future__ import annotations
