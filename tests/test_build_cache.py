@@ -68,7 +68,7 @@ def test_the_digests_hash_the_results_of_the_configuration_they_are_given(tmp_pa
 def test_a_change_to_the_build_plugin_changes_the_digest(tmp_path: Path, project: Project) -> None:
     copy = _copy_sources(tmp_path)
     before = inputs_digest(project, copy["inputs"])
-    notebooks = copy["inputs"]["qkv_site"] / "build" / "notebooks.py"  # e.g. how a notebook's printed output is merged
+    notebooks = copy["inputs"]["qkv_site"] / "builder" / "notebooks.py"  # e.g. how a notebook's printed output is merged
     notebooks.write_text(notebooks.read_text(encoding="utf-8") + "\n# one more line\n", encoding="utf-8")
     assert inputs_digest(project, copy["inputs"]) != before  # executed notebooks and block outputs are not reused
 
