@@ -4,10 +4,12 @@ Every page of the nav, in both languages, is opened once per crawl and everythin
 recorded on that one visit; the tests below then check the records, one test per page and concern:
 
 - light (desktop, light scheme): formulas, console, requests, images, links, axe, screenshots, the
-  language selector (clicked) and the palette toggle (figures swap to their dark variant and back);
+  tables (wide columns in view, scroll bars), the language selector (clicked) and the palette toggle
+  (figures swap to their dark variant and back);
 - dark (desktop, dark scheme): images, console, screenshots, axe on a few pages;
 - phone (375 px wide, with the site served under a sub-path as on GitHub Pages): no horizontal
-  scrolling outside formulas, code and tables; formulas, requests, images, language links.
+  scrolling outside formulas, code and tables; a table wider than the phone shows its scroll bar;
+  formulas, requests, images, language links.
 
 Plus: deep links keep their anchor across the language switch, Material's search in both languages,
 internal links and anchors resolve on the server, and two builds are byte-identical.
@@ -161,6 +163,21 @@ OVERFLOW_JS = r"""() => {
   offenders.sort((a, b) => b.right - a.right);
   return offenders.slice(0, 5);
 }"""
+
+# Every table of the article: its headers (and whether each is in view), whether it overflows its
+# column, its scroll bar and whether a keyboard reaches it.
+TABLES_JS = r"""() => [...document.querySelectorAll("article table")].map((table) => {
+  const wrap = table.closest(".md-typeset__scrollwrap") || table.parentElement;
+  const edge = wrap.getBoundingClientRect().right;
+  const style = getComputedStyle(wrap);
+  const thumb = (style.scrollbarColor.match(/rgba?\([^)]*\)/) || ["rgba(0, 0, 0, 0)"])[0].match(/[\d.]+/g).map(Number);
+  return {
+    headers: [...table.querySelectorAll("th")].map((th) => ({text: th.textContent.trim(), inView: th.getBoundingClientRect().right <= edge + 0.5})),
+    overflows: wrap.scrollWidth > wrap.clientWidth,
+    scrollbar: {width: style.scrollbarWidth, thumbAlpha: thumb.length > 3 ? thumb[3] : 1},
+    focusable: wrap.tabIndex >= 0,
+  };
+})"""
 
 # The figures' two variants: which one is displayed.
 FIGURES_JS = """() => [...document.querySelectorAll("article img[src*='#only-']")].map((img) => ({
@@ -482,6 +499,8 @@ def light(browser, server: SiteServer, site: Path, screenshots: Path, report: Re
             continue
         try:
             screenshot(tab, visit, screenshots, "light")
+            if source.endswith(".md"):
+                visit.extra["tables"] = tab.page.evaluate(TABLES_JS)
             visit.extra["axe"] = run_axe(tab, report)
             if any(image["src"] and "#only-" in image["src"] for image in visit.dom["images"]):
                 states = []
@@ -534,6 +553,8 @@ def phone(browser, site: Path, report: Report) -> dict:
             visit = visits[lang, source] = tab.visit(lang, source)
             if not visit.error and visit.dom["scrollWidth"] > visit.dom["innerWidth"]:
                 visit.extra["overflow"] = tab.page.evaluate(OVERFLOW_JS)
+            if not visit.error and source.endswith(".md"):
+                visit.extra["tables"] = tab.page.evaluate(TABLES_JS)
         tab.close()
     report.count(f"pages crawled (phone, under {SUBPATH})", len(visits))
     report.count("formulas checked (phone)", sum(v.dom.get("formulas", 0) for v in visits.values()))
@@ -739,6 +760,59 @@ def test_site_works_from_a_sub_path(phone: dict, site: Path, lang: str, source: 
     check_images(visit)
     root = visit.url[: visit.url.index(SUBPATH) + len(SUBPATH)]
     check_language_links(visit, root)
+
+
+# Wide tables: on a 1280 px desktop the complexity table's "n = 4,096, d = 512" column and the
+# KV-cache table's "Per token" / "4,096 tokens" columns are in view, and any table still wider than
+# its column shows a scroll bar that can be seen and reached by keyboard; so does every table wider
+# than a phone.
+# (page, a header of the table, the headers that must be in view), per language
+NAMED = {
+    "zh": [("complexity.md", "乘法次数", ["n = 4,096, d = 512"]), ("beyond-quadratic.md", "头维度", ["每个 Token", "4,096 个 Token"])],
+    "en": [("complexity.md", "Multiplications", ["n = 4,096, d = 512"]), ("beyond-quadratic.md", "Head dim", ["Per token", "4,096 tokens"])],
+}
+
+
+
+def tables_of(visits: dict, lang: str) -> dict[str, list[dict]]:
+    """The tables the crawl found on each Markdown page of ``lang``."""
+    found = {}
+    for (visit_lang, source), visit in visits.items():
+        if visit_lang == lang and source.endswith(".md"):
+            check_loaded(visit)
+            found[source] = visit.extra["tables"]
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_wide_tables_show_every_column_at_1280_px(light: dict, lang: str) -> None:
+    tables = tables_of(light, lang)
+    for source, marker, wanted in NAMED[lang]:
+        table = next((t for t in tables[source] if any(marker in h["text"] for h in t["headers"])), None)
+        assert table, f"{source} ({lang}): no table with the header {marker!r}"
+        for header in wanted:
+            found = [h for h in table["headers"] if h["text"] == header]
+            assert found and found[0]["inView"], f"{source} ({lang}): the column {header!r} is not in view at 1280 px"
+    check_scroll_bars(tables, lang, DESKTOP)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_table_wider_than_a_phone_shows_its_scroll_bar(phone: dict, lang: str) -> None:
+    assert check_scroll_bars(tables_of(phone, lang), lang, MOBILE) >= 3, f"fewer than 3 tables overflow a phone ({lang}): this test checks little"
+
+
+def check_scroll_bars(tables: dict[str, list[dict]], lang: str, viewport: dict) -> int:
+    """Every table wider than its column shows a scroll bar and is a tab stop; return how many do."""
+    overflowing = 0
+    for source, page_tables in tables.items():
+        for table in page_tables:
+            if not table["overflows"]:
+                continue
+            overflowing += 1
+            where = f"{source} ({lang}, {viewport['width']} px), the table {table['headers'][0]['text']!r}…"
+            assert table["scrollbar"]["width"] != "none" and table["scrollbar"]["thumbAlpha"] >= 0.4, f"{where} scrolls without a visible scroll bar: {table['scrollbar']}"
+            assert table["focusable"], f"{where} scrolls but a keyboard cannot reach it"
+    return overflowing
 
 
 def test_screenshots_were_saved(light: dict, dark: dict, screenshots: Path) -> None:
