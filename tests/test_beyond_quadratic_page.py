@@ -110,3 +110,11 @@ def test_each_row_names_the_kernel_pytorch_ran_and_a_changed_kernel_stops_the_pa
     next(row for row in speed["layouts"]["results"] if row["layout"] == "2-D")["torch_sdp_choice"] = 1
     with pytest.raises(ClaimError, match=r"beyond-quadratic.md: .*one kernel, math or flash, for 2-D"):
         beyond.layout_values(speed)
+
+
+def test_a_layouts_part_of_one_length_stops_the_weights_sentence(speed: dict[str, Any]) -> None:
+    part = speed["layouts"]
+    part["ns"] = part["ns"][-1:]  # only the largest n: "at the smaller n" would speak of nothing
+    part["results"] = [row for row in part["results"] if row["n"] == part["ns"][0]]
+    with pytest.raises(ClaimError, match=r"weights' cost is said at the largest n and at the smaller ones"):
+        beyond.layout_values(speed)

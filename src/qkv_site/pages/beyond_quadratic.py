@@ -442,9 +442,10 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
              "PyTorch takes its math path for 2-D inputs and its fused flash kernel for (batch, heads, n, d)")
     flash_ratios = [cell["qkv_output_over_torch"] for cell in flash]
     two_d_ratios = [cell["qkv_output_over_torch"] for cell in two_d]
-    weights_cost = [cell["qkv_median_s"] / cell["qkv_output_median_s"] for cell in flash]  # with the weights / without
-    largest = [cell["qkv_median_s"] / cell["qkv_output_median_s"] for cell in flash if cell["n"] == ns[-1]]
-    smaller = [cell["qkv_median_s"] / cell["qkv_output_median_s"] for cell in flash if cell["n"] != ns[-1]]
+    weights_cost = [(cell["n"], cell["qkv_median_s"] / cell["qkv_output_median_s"]) for cell in flash]  # with / without
+    _require(len(ns) > 1, "the weights' cost is said at the largest n and at the smaller ones", f"ns = {ns}")
+    largest = [ratio for n, ratio in weights_cost if n == ns[-1]]
+    smaller = [ratio for n, ratio in weights_cost if n != ns[-1]]
     batch_heavy = [found[("batch-heavy", "float32", n)]["shape"][1] for n in ns]
     half = [(label, n) for label in ("2-D", "(1, 8, n, d)") for n in ns]
     float16 = {key: (found[(key[0], "float16", key[1])]["qkv_output_median_s"]
@@ -457,8 +458,8 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
         "flash_range": _range(flash_ratios, _times),
         "two_d_slower_everywhere": min(two_d_ratios) > 1, "two_d_faster_everywhere": max(two_d_ratios) < 1,
         "two_d_range": _range(two_d_ratios, _times),
-        "weights_range": _range(weights_cost, _times), "weights_largest_n": _n(ns[-1]),
-        "weights_largest_range": _range(largest, _times), "weights_smaller_range": _range(smaller or largest, _times),
+        "weights_largest_n": _n(ns[-1]), "weights_largest_range": _range(largest, _times),
+        "weights_smaller_range": _range(smaller, _times),
         "batch_heavy_heads": ", ".join(str(heads) for heads in batch_heavy),
         "batch_heavy_scores": ", ".join(f"{4 * heads * n * n / 1e6:.1f}" for heads, n in zip(batch_heavy, ns, strict=True)),
         "float16_rows": [{"layout": label, "n": _n(n), "qkv": _times(float16[(label, n)][0]),
