@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -33,15 +34,27 @@ BROWSER_FIXTURES = {"browser", "pdf_site"}
 BUILD_FIXTURES = {"site"}
 
 
+# The order files are handed to the two pytest-xdist workers (--dist loadfile: a file's tests stay on one
+# worker, so its module fixtures are made once): the longest file first, as its worker builds the site;
+# the unit files next, which the other worker runs meanwhile; then the files of the built site.
+FIRST_FILE = "tests/test_browser.py"
+LAYER_ORDER = {"unit": 1, "build": 2, "browser": 3}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    file_rank: dict[str, int] = {}
     for item in items:
         needs = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("browser") or needs & BROWSER_FIXTURES:
-            item.add_marker(pytest.mark.browser)
+            layer = "browser"
         elif item.get_closest_marker("build") or needs & BUILD_FIXTURES:
-            item.add_marker(pytest.mark.build)
+            layer = "build"
         else:
-            item.add_marker(pytest.mark.unit)
+            layer = "unit"
+        item.add_marker(getattr(pytest.mark, layer))
+        path = item.nodeid.split("::")[0]
+        file_rank[path] = 0 if path == FIRST_FILE else max(file_rank.get(path, 0), LAYER_ORDER[layer])
+    items.sort(key=lambda item: file_rank[item.nodeid.split("::")[0]])  # stable: each file keeps its own order
 
 
 def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml", deploy_env: bool = True) -> subprocess.CompletedProcess[str]:
@@ -69,14 +82,30 @@ def project() -> Project:
 SITE_BUILD = {"cached": False}
 
 
+def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder every worker of this run shares (pytest-xdist gives each its own basetemp below it)."""
+    basetemp = tmp_path_factory.getbasetemp()
+    return basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp
+
+
 @pytest.fixture(scope="session")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The site, built once with ``--strict``; the test session fails here if the build does."""
-    site_dir = tmp_path_factory.mktemp("site")
-    SITE_BUILD["cached"] = (ROOT / ".cache").is_dir()
-    result = build_site(site_dir)
-    if result.returncode != 0:
-        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout[-4000:]}\n{result.stderr[-8000:]}", pytrace=False)
+    """The site, built once per run with ``--strict`` by the first worker that needs it (the others wait
+    for it and read the same folder); the session fails here if the build does."""
+    from filelock import FileLock
+
+    shared = shared_folder(tmp_path_factory)
+    site_dir, record = shared / "site", shared / "site-build.json"
+    with FileLock(shared / "site-build.lock"):
+        if not record.exists():
+            cached = (ROOT / ".cache").is_dir()
+            result = build_site(site_dir)
+            record.write_text(json.dumps({"cached": cached, "returncode": result.returncode,
+                                          "stdout": result.stdout[-4000:], "stderr": result.stderr[-8000:]}), encoding="utf-8")
+        build = json.loads(record.read_text(encoding="utf-8"))
+    SITE_BUILD["cached"] = build["cached"]
+    if build["returncode"] != 0:
+        pytest.fail(f"mkdocs build --strict failed:\n{build['stdout']}\n{build['stderr']}", pytrace=False)
     return site_dir
 
 
@@ -105,3 +134,21 @@ def server(site: Path):
 
     with SiteServer(site, urlsplit(SITE_URL).path) as running:
         yield running
+
+
+# pytest-xdist: what each worker's browser tests report (tests/test_browser.py's Report), printed by the controller.
+WORKER_REPORTS: list[list[str]] = []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # type: ignore[no-untyped-def]
+    lines = getattr(node, "workeroutput", {}).get("browser_report")
+    if lines:
+        WORKER_REPORTS.append(lines)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:  # type: ignore[no-untyped-def]
+    for lines in WORKER_REPORTS:
+        terminalreporter.section("browser tests")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -356,23 +356,31 @@ class Report:
     def count(self, name: str, n: int = 1) -> None:
         self.counts[name] = self.counts.get(name, 0) + n
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    def summary(self) -> list[str]:
+        """What the terminal summary says, line by line (none when no browser test ran)."""
         if not (self.lines or self.counts or self.external or self.theme_exceptions):
-            return
-        terminalreporter.section("browser tests")
-        if self.counts:
-            terminalreporter.write_line(", ".join(f"{name}: {n}" for name, n in self.counts.items()))
-        for line in self.lines:
-            terminalreporter.write_line(line)
-        for exception in sorted(self.theme_exceptions):
-            terminalreporter.write_line(f"axe finding excused (see THEME_EXCEPTIONS): {exception}")
+            return []
+        lines = [", ".join(f"{name}: {n}" for name, n in self.counts.items())] if self.counts else []
+        lines += self.lines
+        lines += [f"axe finding excused (see THEME_EXCEPTIONS): {exception}" for exception in sorted(self.theme_exceptions)]
         if self.external:
-            terminalreporter.write_line(f"external links (listed, never fetched): {len(self.external)}")
-            for url, pages in sorted(self.external.items()):
-                terminalreporter.write_line(f"  {url}  (on {len(pages)} page{'s' if len(pages) > 1 else ''})")
+            lines.append(f"external links (listed, never fetched): {len(self.external)}")
+            lines += [f"  {url}  (on {len(pages)} page{'s' if len(pages) > 1 else ''})" for url, pages in sorted(self.external.items())]
         if self.timings:
-            terminalreporter.write_line("time: " + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in self.timings.items()))
-        terminalreporter.write_line(f"wall time since the first browser test started: {time.monotonic() - self.started:.0f} s")
+            lines.append("time: " + ", ".join(f"{name} {seconds:.0f} s" for name, seconds in self.timings.items()))
+        lines.append(f"wall time since the first browser test started: {time.monotonic() - self.started:.0f} s")
+        return lines
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if hasattr(session.config, "workeroutput"):  # a pytest-xdist worker: its controller prints it (conftest.py)
+            session.config.workeroutput["browser_report"] = self.summary()
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        lines = self.summary()
+        if lines:
+            terminalreporter.section("browser tests")
+            for line in lines:
+                terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")
