@@ -18,9 +18,13 @@ it is. qkv is timed twice there: qkv.attention_output returns the output only, a
 makes no n×n weights on these inputs), and the targets are measured on it; qkv.scaled_dot_product_attention
 also returns the weights, and its ratios are printed beside. PyTorch's kernel is named as
 torch._fused_sdp_choice gives it (0 = its unfused math path, 1 = its fused flash kernel). The layouts:
-2-D (n, d), (1, 1, n, d), (1, 8, n, d), (1, 8, n, d) with is_causal=True, and a batch-heavy shape
-(4, 32, 512, d) at n = 512 with as many scores at larger n (4 sequences, 32·(512/n)² heads), in
-float32, and (1, 8, n, d) and 2-D in float16 too: qkv's float16/float32 time ratio beside PyTorch's.
+2-D (n, d), (1, 1, n, d), (1, 8, n, d), (1, 8, n, d) with is_causal=True, (1, 8, n, d) with large
+scores, and a batch-heavy shape (4, 32, 512, d) at n = 512 with as many scores at larger n (4
+sequences, 32·(512/n)² heads), in float32, and (1, 8, n, d) and 2-D in float16 too: qkv's
+float16/float32 time ratio beside PyTorch's. The inputs are standard normal, so no score can pass
+±30 and attention_output takes its key-block path (src/qkv/_output_blocks.py); in the large-scores
+row q and k are LARGE_SCORES times as large, and it takes the row-maximum path (src/qkv/_kernel.py).
+Each row records the score bound and the path taken; PyTorch's time does not depend on the values.
 
 A third part times qkv.tiled_attention for several block sizes, side by side, and prints the
 sweep. The default block size must be within 25% of the fastest at every swept n; among the sizes
@@ -44,6 +48,9 @@ from _common import machine_info, median, output_path, parser, run_main, table, 
 
 from qkv import attention_output, scaled_dot_product_attention, tiled_attention
 from qkv.tiled import DEFAULT_BLOCK_SIZE
+from qkv._inputs import attention_inputs
+from qkv._output_blocks import applies as key_blocks_apply
+from qkv._output_blocks import score_bound
 
 TARGET_NS, TARGET_RATIO = (512, 4096), 1.15  # 2-D: qkv/torch (PyTorch's math path) at every n in this range
 LAYOUT_RATIO = 1.5  # qkv / PyTorch's fused kernel at (1, 8, n, d) and the batch-heavy shape, n = 512 … 4,096
@@ -152,15 +159,21 @@ def measure(n: int, repeats: int, torch, rng: np.random.Generator, pause: float)
     }
 
 
-def layouts(n: int) -> list[tuple[str, tuple[int, ...], bool, bool]]:
-    """(label, shape, is_causal, also in float16) of every layout measured at n."""
+# q and k of the large-scores row are this many times standard normal: scores of standard deviation
+# 16 at d = 64, past the ±30 that qkv.attention_output needs for its key-block path.
+LARGE_SCORES = 4.0
+
+
+def layouts(n: int) -> list[tuple[str, tuple[int, ...], bool, bool, float]]:
+    """(label, shape, is_causal, also in float16, factor of q and k) of every layout measured at n."""
     heads = max(1, 32 * 512**2 // max(n, 512) ** 2)  # as many scores as (4, 32, 512, d); 32 heads below n = 512 (--quick)
     return [
-        ("2-D", (n, D), False, True),
-        ("(1, 1, n, d)", (1, 1, n, D), False, False),
-        ("(1, 8, n, d)", (1, 8, n, D), False, True),
-        ("(1, 8, n, d) causal", (1, 8, n, D), True, False),
-        ("batch-heavy", (4, heads, n, D), False, False),
+        ("2-D", (n, D), False, True, 1.0),
+        ("(1, 1, n, d)", (1, 1, n, D), False, False, 1.0),
+        ("(1, 8, n, d)", (1, 8, n, D), False, True, 1.0),
+        ("(1, 8, n, d) causal", (1, 8, n, D), True, False, 1.0),
+        ("(1, 8, n, d) large scores", (1, 8, n, D), False, False, LARGE_SCORES),
+        ("batch-heavy", (4, heads, n, D), False, False, 1.0),
     ]
 
 
@@ -171,9 +184,11 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
     """qkv and PyTorch on each layout, float32 (and float16 where asked), interleaved; one row per (layout, dtype, n)."""
     functional, rows = torch.nn.functional, []
     for n in ns:
-        for label, shape, causal, half in layouts(n):
+        for label, shape, causal, half, factor in layouts(n):
             for dtype in (np.float32, np.float16) if half else (np.float32,):
                 q, k, v = (rng.standard_normal(shape, dtype=np.float32).astype(dtype) for _ in range(3))
+                q, k = q * dtype(factor), k * dtype(factor)
+                inputs = attention_inputs(q, k, v, mask=None, scale=None, is_causal=causal, enable_gqa=False)
                 tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))
 
                 def run_torch(tq=tq, tk=tk, tv=tv, causal=causal):
@@ -196,6 +211,8 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
                         samples[name].append(time_once(functions[name], calls[name]))
                 choice = int(torch._fused_sdp_choice(tq, tk, tv, is_causal=causal))
                 rows.append({"layout": label, "shape": list(shape), "n": n, "dtype": np.dtype(dtype).name, "is_causal": causal,
+                             "qk_factor": factor, "score_bound": score_bound(inputs.q, inputs.k, inputs.scale),
+                             "key_blocks": key_blocks_apply(inputs),
                              "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
                              **{f"{name}_median_s": median(times) for name, times in samples.items()},
                              **{f"{name}_samples_s": times for name, times in samples.items()},
@@ -217,6 +234,9 @@ def layout_report(rows: list[dict], ns: list[int]) -> dict:
         cells = {(label, n): f"{row(label, n)[f'{name}_over_torch']:.2f}× ({row(label, n)['torch_kernel'].split()[0]})"
                  for label in labels for n in ns}
         print(table(["layout", *(f"n = {n:,}" for n in ns)], [[label, *(cells[label, n] for n in ns)] for label in labels]))
+    paths = {label: {row(label, n)["key_blocks"] for n in ns} for label in labels}
+    print("\nattention_output's path: " + "; ".join(
+        f"{label}: {' and '.join(sorted('key blocks' if taken else 'row maximum' for taken in paths[label]))}" for label in labels))
     print("\nfloat16 / float32 time, qkv beside PyTorch:")
     half_rows, float16 = [], {}
     for label in ("2-D", "(1, 8, n, d)"):

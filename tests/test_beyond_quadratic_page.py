@@ -118,3 +118,24 @@ def test_a_layouts_part_of_one_length_stops_the_weights_sentence(speed: dict[str
     part["results"] = [row for row in part["results"] if row["n"] == part["ns"][0]]
     with pytest.raises(ClaimError, match=r"weights' cost is said at the largest n and at the smaller ones"):
         beyond.layout_values(speed)
+
+
+def test_the_two_paths_sentence_follows_the_recorded_bounds_and_paths(speed: dict[str, Any]) -> None:
+    shown = beyond.layout_values(speed)
+    results = speed["layouts"]["results"]
+    large = [row for row in results if row["qk_factor"] != 1.0]
+    standard = [row for row in results if row["qk_factor"] == 1.0]
+    assert large and standard and [row.large_scores for row in shown["rows"]].count(True) == 1
+    assert shown["standard_bound"] == f"{max(row['score_bound'] for row in standard):.1f}"
+    assert shown["large_bound"] == f"{min(row['score_bound'] for row in large):.0f}"
+    assert float(shown["standard_bound"]) <= float(shown["bound_limit"]) < float(shown["large_bound"])
+    took_row_maximum = copy.deepcopy(speed)
+    next(row for row in took_row_maximum["layouts"]["results"] if row["qk_factor"] == 1.0)["key_blocks"] = False
+    with pytest.raises(ClaimError, match=r"key-block path for 2-D float32 at every n"):
+        beyond.layout_values(took_row_maximum)
+    small_large = copy.deepcopy(speed)
+    for row in small_large["layouts"]["results"]:
+        if row["qk_factor"] != 1.0:
+            row["score_bound"] = 12.0
+    with pytest.raises(ClaimError, match=r"large ones' past it"):
+        beyond.layout_values(small_large)

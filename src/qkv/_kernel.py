@@ -1,5 +1,5 @@
-"""The fast path of `scaled_dot_product_attention` and `attention_output`: one cache-sized block of
-query rows of one head at a time.
+"""The fast path of `scaled_dot_product_attention`, and of `attention_output` when its faster one
+(qkv/_output_blocks.py) does not apply: one cache-sized block of query rows of one head at a time.
 
 `qkv.attention.plain_attention` is the same computation written as the article's five steps; the
 tests hold the two equal. This one gets its speed from three things:
@@ -11,9 +11,10 @@ tests hold the two equal. This one gets its speed from three things:
 - Causal block skipping, as FlashAttention does. With ``is_causal=True`` query i sees keys
   0..i: a block of rows r0..r1 needs only keys 0..r1, and the keys after them are never
   multiplied (their weights are 0). Summed over the blocks that is about half the work.
-- No weights where none are asked for (`attention_output`). A block's scores go into a 2¹⁸-number
-  buffer of the thread's own, reused block after block, so nothing n×n is written to memory; and
-  a row's d_v outputs are divided by its sum instead of its n weights (unless exp·v could overflow).
+- No weights where none are asked for (`attention_output` with scores that may pass ±30, or huge
+  values). A block's scores go into a 2¹⁸-number buffer of the thread's own, reused block after
+  block, so nothing n×n is written to memory; and a row's d_v outputs are divided by its sum
+  instead of its n weights (unless exp·v could overflow).
 """
 
 from __future__ import annotations
@@ -100,7 +101,7 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
             if v_heads is not None:
                 np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
 
-    # Two Python threads, each over every other block, with OpenBLAS on one thread for the call; one
+    # Two Python threads, each taking the next block, with OpenBLAS on one thread for the call; one
     # thread as before where that cannot be done (qkv/_threads.py).
     blocks = [(head, r0) for head in heads for r0 in range(0, n_q, rows)]
     run_blocks(blocks, lambda block: one_block(*block), scores=len(heads) * n_q * n_k)
@@ -140,7 +141,7 @@ def overflow_error(dtype: np.dtype[Any]) -> ValueError:
 def block_rows(n_q: int, n_k: int, is_causal: bool, keep_weights: bool = True) -> int:
     """Query rows per block: scores of a cache's size, and with a causal mask at most n_q/8, so that the
     diagonal blocks, which are computed whole, add only 1/16 to the half that is needed. Without
-    weights to write out, a block's scores stay in one core's own cache."""
+    weights to write out, a block's scores are about one core's L2 cache (1 MiB)."""
     rows = max(_MIN_BLOCK_ROWS, (_BLOCK_ELEMENTS if keep_weights else _OUTPUT_BLOCK_ELEMENTS) // n_k)
     return max(_MIN_BLOCK_ROWS, min(rows, n_q // 8)) if is_causal else rows
 

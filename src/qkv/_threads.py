@@ -1,10 +1,11 @@
 """Two Python threads over the kernel's blocks, with numpy's OpenBLAS on one thread for the call.
 
 numpy releases the GIL inside its matrix products and its elementwise passes, so two Python threads
-can each run half of the blocks at once. Left alone, OpenBLAS would run every product of both
-threads on all cores with its one pool of workers, and the threads would wait on each other; set to
-one thread, each product stays on the core of the thread that asked for it, and the exponentials,
-which OpenBLAS never parallelises, now run on both cores too.
+(the caller and one of a pool) can run blocks at once, each taking the next block until none is
+left. Left alone, OpenBLAS would run every product of both threads on all cores with its one pool of
+workers, and the threads would wait on each other; set to one thread, each product stays on the core
+of the thread that asked for it, and the exponentials, which OpenBLAS never parallelises, now run on
+both cores too.
 
 numpy has no API for OpenBLAS's thread count, so this finds the OpenBLAS that numpy loaded (its
 bundled ``numpy.libs/lib*openblas*.so``) and calls its ``*_set_num_threads`` with `ctypes`, and puts
@@ -15,6 +16,7 @@ a call already under way in another thread) and the blocks run one after another
 from __future__ import annotations
 
 import ctypes
+import itertools
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -84,23 +86,33 @@ def _one_blas_thread() -> Iterator[bool]:
 
 
 def run_blocks(tasks: Sequence[Task], run: Callable[[Task], None], scores: int) -> None:
-    """``run(task)`` for every task: on two threads when that can help, else one after another."""
+    """``run(task)`` for every task: on two threads when that can help, else one after another.
+
+    The calling thread is one of the two: it is already running, so only the pool's thread has to be
+    woken (after an idle pause that can take milliseconds). Each takes the next task until none is
+    left, so a thread that starts late, or gets the larger causal blocks, does fewer.
+    """
     global _pool
     if len(tasks) > 1 and scores >= MIN_SCORES and _cores() >= THREADS:
         with _one_blas_thread() as ready:
             if ready:
                 if _pool is None:
-                    _pool = ThreadPoolExecutor(max_workers=THREADS, thread_name_prefix="qkv")
-                parts = [tasks[i::THREADS] for i in range(THREADS)]  # alternate blocks: causal ones differ in size
-                futures = [_pool.submit(_run_all, part, run) for part in parts]
-                errors = [future.exception() for future in futures]  # wait for both before the count goes back
-                for error in errors:
-                    if error is not None:
-                        raise error
+                    _pool = ThreadPoolExecutor(max_workers=THREADS - 1, thread_name_prefix="qkv")
+                numbers = itertools.count()  # next() on it is one step under the GIL: no task is taken twice
+                other = _pool.submit(_take_tasks, tasks, numbers, run)
+                try:
+                    _take_tasks(tasks, numbers, run)
+                finally:
+                    error = other.exception()  # wait for the other thread before the thread count goes back
+                if error is not None:
+                    raise error
                 return
-    _run_all(tasks, run)
+    _take_tasks(tasks, itertools.count(), run)
 
 
-def _run_all(tasks: Sequence[Task], run: Callable[[Task], None]) -> None:
-    for task in tasks:
-        run(task)
+def _take_tasks(tasks: Sequence[Task], numbers: Iterator[int], run: Callable[[Task], None]) -> None:
+    """Run the task of each next number until the numbers pass the last task."""
+    for number in numbers:
+        if number >= len(tasks):
+            return
+        run(tasks[number])

@@ -8,6 +8,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from qkv import _output_blocks as output_blocks
 from qkv._checks import as_matrices, broadcast_batch_shape, check_computed_finite, check_not_empty, check_same_d_k, check_scale
 from qkv._inputs import attention_inputs, restore_v_scale
 from qkv._kernel import attention_kernel
@@ -130,7 +131,9 @@ def attention_output(
     Same options, same checks, same output to rounding; but the scores of a block of query rows
     are used and overwritten by the next block while they are in the cache, so no (..., n_q, n_k)
     array is made (unless v has batch dimensions that q and k do not: then the weights are made
-    first and multiplied after). Call this when only the output is needed: it is what a model runs.
+    first and multiplied after). When every score is known to lie within ±30 (from the lengths of
+    the longest query and key), the keys are taken in blocks too and exp needs no row maximum
+    (qkv/_output_blocks.py). Call this when only the output is needed: it is what a model runs.
 
     >>> q = [[2, 0, 1], [0, 2, 1]]
     >>> k = [[1, 1, 0], [0, 1, 1]]
@@ -140,7 +143,10 @@ def attention_output(
            [0.36, 0.64, 0.36]])
     """
     inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
-    output, _ = attention_kernel(inputs, keep_weights=False)  # (..., n_q, d_v)
+    if output_blocks.applies(inputs):  # every score within ±30: keys in blocks, no row maximum (qkv/_output_blocks.py)
+        output = output_blocks.output_in_key_blocks(inputs)  # (..., n_q, d_v)
+    else:
+        output, _ = attention_kernel(inputs, keep_weights=False)  # (..., n_q, d_v)
     check_computed_finite(output, "weights·v")
     return output
 

@@ -23,8 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from qkv import _output_blocks as output_blocks
 from qkv import kv_cache, kv_cache_bytes, online_softmax_steps
 from qkv._kernel import block_rows, causal_work_share
+from qkv._output_blocks import SCORE_BOUND
 from qkv.complexity import format_bytes
 from qkv.examples import worked_example
 from qkv.kv_cache import attention_kind
@@ -412,6 +414,7 @@ class LayoutRow:
     shape: str
     dtype: str
     is_causal: bool
+    large_scores: bool  # q and k scaled up past the bound of attention_output's key-block path
     flash: bool  # PyTorch ran its fused flash kernel at every n (else its unfused math path at every n)
     ratios: list[str]  # qkv.attention_output / PyTorch at each n of the layouts part
 
@@ -434,7 +437,11 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
                           else str(size) for i, size in enumerate(cells[0]["shape"]))
         if layout == "batch-heavy":  # as many scores as (4, 32, 512, d), at least one head: h = 32, 8, 2, 1
             shape = "4, h, n, d"
-        rows.append(LayoutRow(layout, f"({shape})", dtype, bool(cells[0]["is_causal"]), choices == {1},
+        large = cells[0]["qk_factor"] != 1.0
+        _require(all(cell["key_blocks"] != large for cell in cells),
+                 f"attention_output took its {'row-maximum' if large else 'key-block'} path for {layout} {dtype} at every n",
+                 f"{[cell['key_blocks'] for cell in cells]}")
+        rows.append(LayoutRow(layout, f"({shape})", dtype, bool(cells[0]["is_causal"]), large, choices == {1},
                               [_times(cell["qkv_output_over_torch"]) for cell in cells]))
     two_d = [found[("2-D", "float32", n)] for n in ns]
     flash = [found[(layout, "float32", n)] for layout, dtype in keys if layout != "2-D" and dtype == "float32" for n in ns]
@@ -452,8 +459,20 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
                      / found[(key[0], "float32", key[1])]["qkv_output_median_s"],
                      found[(key[0], "float16", key[1])]["torch_median_s"] / found[(key[0], "float32", key[1])]["torch_median_s"])
                for key in half}
+    standard = [row["score_bound"] for row in part["results"] if row["qk_factor"] == 1.0]
+    large_rows = [row for row in part["results"] if row["qk_factor"] != 1.0]
+    _require(bool(large_rows) and len({row["qk_factor"] for row in large_rows}) == 1,
+             "one row with q and k scaled up, by one factor", f"{[row['qk_factor'] for row in large_rows]}")
+    large_bound = min(row["score_bound"] for row in large_rows)
+    _require(max(standard) <= SCORE_BOUND < large_bound,
+             "the standard inputs' bound is within the limit and the large ones' past it",
+             f"{max(standard)}, {large_bound}, limit {SCORE_BOUND}")
     return {
         "ns": _ns(ns), "rows": rows, "repeats": str(part["repeats"]),
+        "bound_limit": f"{SCORE_BOUND:g}", "block_rows": _n(output_blocks.ROWS),
+        "causal_block_rows": _n(output_blocks.CAUSAL_ROWS),
+        "block_keys": _n(output_blocks.KEYS), "standard_bound": f"{max(standard):.1f}", "large_bound": f"{large_bound:.0f}",
+        "large_factor": f"{large_rows[0]['qk_factor']:g}", "large_factor_squared": f"{large_rows[0]['qk_factor'] ** 2:g}",
         "flash_slower_everywhere": min(flash_ratios) > 1, "flash_faster_everywhere": max(flash_ratios) < 1,
         "flash_range": _range(flash_ratios, _times),
         "two_d_slower_everywhere": min(two_d_ratios) > 1, "two_d_faster_everywhere": max(two_d_ratios) < 1,
