@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pytest
 
-import qkv._kernel
+from kernel_support import array_sizes, score_products
 from qkv import attention_output, causal_mask, plain_attention, scaled_dot_product_attention
 from qkv._kernel import causal_work_share
 
@@ -84,20 +84,13 @@ def test_the_output_alone_divides_before_it_sums_when_large_values_could_overflo
 def test_the_output_alone_makes_no_n_by_n_array(monkeypatch) -> None:
     n = 2048
     q, k, v = (RNG.normal(size=(1, 2, n, 16)).astype(np.float32) for _ in range(3))
-    largest = []
-    original = np.empty
-
-    def recording_empty(shape, *args, **kwargs):
-        largest.append(int(np.prod(shape)))
-        return original(shape, *args, **kwargs)
-
-    monkeypatch.setattr(qkv._kernel.np, "empty", recording_empty)
-    attention_output(q, k, v)
-    without = max(largest)
-    largest.clear()
-    scaled_dot_product_attention(q, k, v)
-    with_weights = max(largest)
-    monkeypatch.undo()
+    q[0, 0, 0, 0] = 100.0  # a score bound past 30: the row-maximum path, not the key blocks
+    with array_sizes(monkeypatch) as sizes:
+        attention_output(q, k, v)
+    without = max(sizes)
+    with array_sizes(monkeypatch) as sizes:
+        scaled_dot_product_attention(q, k, v)
+    with_weights = max(sizes)
     assert with_weights == 2 * n * n  # the weights of both heads
     assert without <= n * n // 4, f"the output alone made an array of {without:,} numbers for n = {n}"
 
@@ -115,18 +108,9 @@ def test_the_five_steps_are_the_formula() -> None:
 def test_causal_attention_multiplies_only_the_keys_its_rows_see(monkeypatch) -> None:
     n, d = 1024, 16
     q, k, v = (RNG.normal(size=(1, 2, n, d)).astype(np.float32) for _ in range(3))
-    computed = []
-    original = np.matmul
-
-    def counting_matmul(a, b, *args, **kwargs):
-        if a.shape[-1] == d and b.shape[-2] == d:  # a block of q·kᵀ: (rows, d) @ (d, keys)
-            computed.append(a.shape[-2] * b.shape[-1])
-        return original(a, b, *args, **kwargs)
-
-    monkeypatch.setattr(qkv._kernel.np, "matmul", counting_matmul)
-    causal = scaled_dot_product_attention(q, k, v, is_causal=True)
+    with score_products(monkeypatch, d) as computed:
+        causal = scaled_dot_product_attention(q, k, v, is_causal=True)
     share = sum(computed) / (2 * n * n)
-    monkeypatch.undo()
     assert share == pytest.approx(causal_work_share(n, n)) and share < 0.6
     np.testing.assert_array_equal(causal.weights[..., ~causal_mask(n)], 0.0)  # the skipped keys' weights
     np.testing.assert_allclose(causal.output, plain_attention(q, k, v, is_causal=True).output, rtol=0, atol=2e-6)

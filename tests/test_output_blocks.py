@@ -8,12 +8,12 @@ import warnings
 import numpy as np
 import pytest
 
-import qkv._kernel
 import qkv._output_blocks
+from kernel_support import array_sizes, score_products
 from qkv import attention_output, plain_attention
 from qkv._inputs import attention_inputs
 from qkv._kernel import attention_kernel
-from qkv._output_blocks import SCORE_BOUND, applies, output_in_key_blocks, score_bound
+from qkv._output_blocks import CAUSAL_ROWS, KEYS, ROWS, SCORE_BOUND, applies, output_in_key_blocks, score_bound
 
 RNG = np.random.default_rng(2027)
 TOLERANCE = {np.float16: 1e-3, np.float32: 2e-6, np.float64: 1e-13}
@@ -125,19 +125,10 @@ def test_v_with_batch_dims_of_its_own_and_empty_inputs_take_the_row_maximum() ->
 def test_causal_key_blocks_multiply_only_the_keys_their_rows_see(monkeypatch) -> None:
     n, d = 2048, 16
     q, k, v = (RNG.normal(size=(1, 2, n, d)).astype(np.float32) for _ in range(3))
-    computed = []
-    original = np.matmul
-
-    def counting_matmul(a, b, *args, **kwargs):
-        if a.shape[-1] == d and b.shape[-2] == d:  # a block of q·kᵀ: (rows, d) @ (d, keys)
-            computed.append(a.shape[-2] * b.shape[-1])
-        return original(a, b, *args, **kwargs)
-
     inputs = inputs_of(q, k, v, is_causal=True)
-    monkeypatch.setattr(qkv._output_blocks.np, "matmul", counting_matmul)
-    output = output_in_key_blocks(inputs)
-    monkeypatch.undo()
-    rows = 256  # causal row blocks: block r computes keys 0 … 256·(r + 1)
+    with score_products(monkeypatch, d) as computed:
+        output = output_in_key_blocks(inputs)
+    rows = CAUSAL_ROWS  # causal row blocks: block r computes keys 0 … rows·(r + 1)
     expected = sum(min(r0 + rows, n) * rows for r0 in range(0, n, rows)) / (n * n)
     assert sum(computed) / (2 * n * n) == pytest.approx(expected) and expected < 0.6
     np.testing.assert_allclose(output, plain_attention(q, k, v, is_causal=True).output, rtol=0, atol=2e-6)
@@ -146,18 +137,10 @@ def test_causal_key_blocks_multiply_only_the_keys_their_rows_see(monkeypatch) ->
 def test_the_key_blocks_make_no_n_by_n_array(monkeypatch) -> None:
     n = 2048
     q, k, v = (RNG.normal(size=(1, 2, n, 16)).astype(np.float32) for _ in range(3))
-    sizes = []
-    original = np.empty
-
-    def recording_empty(shape, *args, **kwargs):
-        sizes.append(int(np.prod(shape)))
-        return original(shape, *args, **kwargs)
-
     inputs = inputs_of(q, k, v)
-    monkeypatch.setattr(qkv._kernel.np, "empty", recording_empty)
-    output_in_key_blocks(inputs)
-    monkeypatch.undo()
-    assert max(sizes) == 512 * 512, f"the largest array has {max(sizes):,} numbers, not one block's scores"
+    with array_sizes(monkeypatch) as sizes:
+        output_in_key_blocks(inputs)
+    assert max(sizes) == ROWS * KEYS, f"the largest array has {max(sizes):,} numbers, not one block's scores"
 
 
 def test_a_scale_above_one_that_would_overflow_q_takes_the_row_maximum() -> None:
