@@ -11,10 +11,11 @@ tests hold the two equal. This one gets its speed from three things:
 - Causal block skipping, as FlashAttention does. With ``is_causal=True`` query i sees keys
   0..i: a block of rows r0..r1 needs only keys 0..r1, and the keys after them are never
   multiplied (their weights are 0). Summed over the blocks that is about half the work.
-- No weights where none are asked for (`attention_output` with scores that may pass ±30, or huge
-  values). A block's scores go into a 2¹⁸-number buffer of the thread's own, reused block after
-  block, so nothing n×n is written to memory; and a row's d_v outputs are divided by its sum
-  instead of its n weights (unless exp·v could overflow).
+- No weights where none are asked for (`attention_output` when the score bound of
+  qkv/_output_blocks.py passes 30, or v is too large or too small for that path). A block's scores
+  go into a 2¹⁸-number buffer of the thread's own, reused block after block, so nothing n×n is
+  written to memory; and a row's d_v outputs are divided by its sum instead of its n weights
+  (unless exp·v could overflow).
 """
 
 from __future__ import annotations

@@ -26,7 +26,6 @@ import numpy as np
 from qkv import _output_blocks as output_blocks
 from qkv import kv_cache, kv_cache_bytes, online_softmax_steps
 from qkv._kernel import block_rows, causal_work_share
-from qkv._output_blocks import SCORE_BOUND
 from qkv.complexity import format_bytes
 from qkv.examples import worked_example
 from qkv.kv_cache import attention_kind
@@ -464,12 +463,12 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
     _require(bool(large_rows) and len({row["qk_factor"] for row in large_rows}) == 1,
              "one row with q and k scaled up, by one factor", f"{[row['qk_factor'] for row in large_rows]}")
     large_bound = min(row["score_bound"] for row in large_rows)
-    _require(max(standard) <= SCORE_BOUND < large_bound,
+    _require(max(standard) <= output_blocks.SCORE_BOUND < large_bound,
              "the standard inputs' bound is within the limit and the large ones' past it",
-             f"{max(standard)}, {large_bound}, limit {SCORE_BOUND}")
+             f"{max(standard)}, {large_bound}, limit {output_blocks.SCORE_BOUND}")
     return {
         "ns": _ns(ns), "rows": rows, "repeats": str(part["repeats"]),
-        "bound_limit": f"{SCORE_BOUND:g}", "block_rows": _n(output_blocks.ROWS),
+        "bound_limit": f"{output_blocks.SCORE_BOUND:g}", "block_rows": _n(output_blocks.ROWS),
         "causal_block_rows": _n(output_blocks.CAUSAL_ROWS),
         "block_keys": _n(output_blocks.KEYS), "standard_bound": f"{max(standard):.1f}", "large_bound": f"{large_bound:.0f}",
         "large_factor": f"{large_rows[0]['qk_factor']:g}", "large_factor_squared": f"{large_rows[0]['qk_factor'] ** 2:g}",
