@@ -21,14 +21,14 @@ bound, not the actual scores), entries of v too large or too small, v with batch
 
 from __future__ import annotations
 
-import functools
 import math
-import threading
 
 import numpy as np
 
 from qkv._inputs import AttentionInputs, restore_v_scale
 from qkv._threads import run_blocks
+from qkv._workspace import scratch
+from qkv.masks import causal_block_hidden
 
 SCORE_BOUND = 30.0  # exp(±30) ≈ 1e±13: some 25 orders of magnitude inside float32's normal range
 ROWS, CAUSAL_ROWS, KEYS = 512, 256, 512  # query rows and keys per block; causal: thinner diagonal blocks
@@ -40,11 +40,19 @@ def score_bound(q: np.ndarray, k: np.ndarray, scale: float) -> float:
 
 
 def _longest(rows: np.ndarray) -> float:
-    """The length of the longest row (..., d), computed on rows / max|entry| so that no square over- or underflows."""
+    """The length of the longest row (..., d), without a square that over- or underflows.
+
+    When the largest entry's square is a normal number and d of them fit in the dtype, the squares
+    are summed as they are (entries far below the largest may underflow to 0, which changes the sum
+    by less than its rounding); otherwise the rows are first divided by their largest entry.
+    """
     top = max(float(rows.max()), -float(rows.min()))
     if top == 0 or not math.isfinite(top):
         return top
+    info = np.finfo(rows.dtype)
     with np.errstate(under="ignore"):
+        if float(info.tiny) / float(info.eps) <= top * top <= float(info.max) / (2 * rows.shape[-1]):
+            return math.sqrt(float(np.einsum("...d,...d->...", rows, rows).max()))  # (...,): one sum per row
         scaled = rows / top  # entries within [-1, 1], the largest ±1
         return top * math.sqrt(float(np.einsum("...d,...d->...", scaled, scaled).max()))
 
@@ -68,13 +76,26 @@ def applies(inputs: AttentionInputs) -> bool:
     if inputs.scale > 1 and max(float(q.max()), -float(q.min())) * inputs.scale >= float(info.max):
         return False  # q·scale would overflow where q·kᵀ·scale does not
     largest = max(float(v.max()), -float(v.min()))
-    magnitudes = np.abs(v)
-    smallest = float(magnitudes.min())
-    if smallest == 0:  # zeros give exact zeros: they do not count
-        smallest = float(np.min(magnitudes, where=magnitudes > 0, initial=np.inf))
     fits = largest * inputs.n_k * math.exp(bound) < float(info.max) / 2  # the running sums of exp(scores)·v
-    keeps_precision = smallest * math.exp(-bound) > float(info.tiny) / float(info.eps)  # the smallest products
+    keeps_precision = _smallest_nonzero(v) * math.exp(-bound) > float(info.tiny) / float(info.eps)  # the smallest products
     return fits and keeps_precision
+
+
+_PIECE = 1 << 16  # numbers of v looked at together: a piece's |v| is a scratch array, not one of v's size
+
+
+def _smallest_nonzero(v: np.ndarray) -> float:
+    """The smallest |v| other than 0 (inf if every entry is 0): zeros give exact zeros, so they do not count."""
+    flat = v.reshape(-1)  # a view when v is contiguous, as it usually is
+    smallest = math.inf
+    for start in range(0, flat.size, _PIECE):
+        piece = flat[start:start + _PIECE]
+        magnitudes = np.abs(piece, out=scratch("magnitudes", piece.shape, flat.dtype))
+        low = float(magnitudes.min())
+        if low == 0:
+            low = float(np.min(magnitudes, where=magnitudes > 0, initial=np.inf))
+        smallest = min(smallest, low)
+    return smallest
 
 
 def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
@@ -82,37 +103,35 @@ def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
     q, k, v = inputs.q, inputs.k, inputs.v
     n_q, n_k, d_v = inputs.n_q, inputs.n_k, v.shape[-1]
     batch = inputs.batch_shape
-    q_heads = np.broadcast_to(q * inputs.scale, batch + q.shape[-2:])  # (..., n_q, d_k); finite, as `applies` checked
+    q_heads = np.broadcast_to(q, batch + q.shape[-2:])  # (..., n_q, d_k); scaled a block of rows at a time below
     k_heads = np.broadcast_to(k, batch + k.shape[-2:])
     v_heads = np.broadcast_to(v, batch + v.shape[-2:])
     mask = None if inputs.mask is None else np.atleast_2d(inputs.mask)  # a 1-D mask is one row for every query
     mask = None if mask is None else np.broadcast_to(mask, batch + mask.shape[-2:])  # (..., n_q or 1, n_k)
     output = np.empty(batch + (n_q, d_v), dtype=inputs.work_dtype)
     rows, keys = min(n_q, CAUSAL_ROWS if inputs.is_causal else ROWS), min(n_k, KEYS)
-    buffers = threading.local()  # each thread's scores and partial output, reused block after block
-    hidden_keys = functools.cache(_hidden_keys)  # the few diagonal blocks' patterns, made once per call
 
     def one_block(head: tuple[int, ...], r0: int) -> None:
         r1 = min(r0 + rows, n_q)
-        if getattr(buffers, "scores", None) is None:
-            buffers.scores = np.empty(rows * keys, inputs.work_dtype)
-            buffers.partial = np.empty((rows, d_v), inputs.work_dtype)
+        queries = scratch("queries", (r1 - r0, q.shape[-1]), inputs.work_dtype)  # this thread's, reused (qkv/_workspace.py)
+        np.multiply(q_heads[head][r0:r1], inputs.scale, out=queries)  # finite: `applies` checked
         out = output[head][r0:r1]  # (rows, d_v): the sum of exp(scores)·v over the key blocks
         sums = np.zeros((r1 - r0, 1), inputs.work_dtype)  # (rows, 1): the sum of exp(scores)
         k_end = min(r1, n_k) if inputs.is_causal else n_k  # causal: keys after r1 - 1 are hidden from every row
         with np.errstate(under="ignore"):
             for c0 in range(0, k_end, keys):
                 c1 = min(c0 + keys, k_end)
-                scores = buffers.scores[: (r1 - r0) * (c1 - c0)].reshape(r1 - r0, c1 - c0)
-                np.matmul(q_heads[head][r0:r1], k_heads[head][c0:c1].T, out=scores)  # (rows, d_k) @ (d_k, keys)
+                scores = scratch("scores", (r1 - r0, c1 - c0), inputs.work_dtype)
+                np.matmul(queries, k_heads[head][c0:c1].T, out=scores)  # (rows, d_k) @ (d_k, keys)
                 if mask is not None:
                     rows_mask = mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
                     np.copyto(scores, -np.inf, where=~rows_mask[:, c0:c1])
-                elif inputs.is_causal and c1 > r0 + 1:  # row i hides keys i+1 …
-                    np.copyto(scores, -np.inf, where=hidden_keys(r1 - r0, c1 - c0, r0 - c0))
+                elif inputs.is_causal and c1 > r0 + 1:  # row i hides keys i+1 …, so no row hides a key before r0 + 1
+                    start = max(r0 + 1 - c0, 0)
+                    np.copyto(scores[:, start:], -np.inf, where=causal_block_hidden(r1 - r0, c1 - c0 - start, r0 - c0 - start))
                 np.exp(scores, out=scores)  # within (0, e^30]; exp(-inf) = 0 takes a hidden key out
                 sums += scores.sum(axis=-1, keepdims=True)
-                partial = out if c0 == 0 else buffers.partial[: r1 - r0]
+                partial = out if c0 == 0 else scratch("partial", (r1 - r0, d_v), inputs.work_dtype)
                 np.matmul(scores, v_heads[head][c0:c1], out=partial)  # (rows, keys) @ (keys, d_v)
                 if c0:
                     out += partial
@@ -121,8 +140,3 @@ def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
     blocks = [(head, r0) for head in np.ndindex(batch) for r0 in range(0, n_q, rows)]
     run_blocks(blocks, lambda block: one_block(*block), scores=math.prod(batch) * n_q * n_k)
     return restore_v_scale(output, inputs)
-
-
-def _hidden_keys(rows: int, keys: int, offset: int) -> np.ndarray:
-    """(rows, keys) booleans: True where key c0 + j comes after query r0 + i, for offset = r0 - c0."""
-    return np.arange(keys) > np.arange(offset, offset + rows)[:, None]

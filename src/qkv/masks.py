@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from qkv._checks import check_positive_int
@@ -20,3 +22,20 @@ def causal_mask(n: int) -> np.ndarray:
     """
     n = check_positive_int(n, "n")
     return np.tril(np.ones((n, n), dtype=bool))
+
+
+@functools.lru_cache(maxsize=16)
+def causal_block_hidden(rows: int, keys: int, offset: int) -> np.ndarray:
+    """Boolean (rows, keys): True where a causal mask hides key j of a block from its query i.
+
+    The block's first query is `offset` positions after its first key, so query i is at key position
+    i + offset and hides every key after it. The kernels' diagonal blocks repeat a few such patterns:
+    each is made once and kept, read-only.
+
+    >>> causal_block_hidden(2, 3, 0)
+    array([[False,  True,  True],
+           [False, False,  True]])
+    """
+    hidden = np.arange(keys) > np.arange(offset, offset + rows)[:, None]
+    hidden.flags.writeable = False
+    return hidden
