@@ -33,6 +33,10 @@ changes from run to run on a shared machine, so the sweep also prints the smalle
 
 Repeats are interleaved (every implementation once, then again, in a rotating order) so that a
 burst of load on a shared machine hits all of them alike; the median of the repeats is reported.
+Each sample starts after a pause of PAUSE_SECONDS, in which the other library's threads go idle;
+then one call on its own, the first after idling, and then the timed calls, back to back, as a
+model's layers call attention one after another. The layouts part also reports the first calls:
+on this kind of machine a call after an idle pause can take up to twice as long.
 PyTorch gets as many threads as numpy's OpenBLAS uses.
 """
 
@@ -128,12 +132,19 @@ def time_once(function: Callable[[], object], calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
+def sample(function: Callable[[], object], calls: int, pause: float) -> tuple[float, float]:
+    """(the first call's time, the time per call of the next `calls`): after `pause`, in which the
+    other library's threads go idle, one call on its own, then the timed calls back to back."""
+    time.sleep(pause)
+    first = time_once(function, 1)
+    return first, time_once(function, calls)
+
+
 def calibrate(function: Callable[[], object], pause: float) -> int:
-    """Calls per sample: double the count until one sample, taken as in `measure`, lasts MIN_SAMPLE_SECONDS."""
+    """Calls per sample: double the count until one sample's timed calls, taken as in `measure`, last MIN_SAMPLE_SECONDS."""
     calls = 1
     while True:
-        time.sleep(pause)  # as before every sample: the other library's threads have gone idle
-        if time_once(function, calls) * calls >= MIN_SAMPLE_SECONDS:
+        if sample(function, calls, pause)[1] * calls >= MIN_SAMPLE_SECONDS:
             return calls
         calls *= 2
 
@@ -151,8 +162,7 @@ def measure(n: int, repeats: int, torch, rng: np.random.Generator, pause: float)
         for name in order:
             if name == "python" and repeat >= python_repeats:
                 continue
-            time.sleep(pause)
-            samples[name].append(time_once(functions[name], calls[name]))
+            samples[name].append(sample(functions[name], calls[name], pause)[1])
     return {
         name: {"median_s": median(times), "min_s": min(times), "samples_s": times, "calls_per_sample": calls[name]}
         for name, times in samples.items()
@@ -204,11 +214,13 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
                                                atol=2e-3 if dtype == np.float16 else 1e-5, err_msg=label)
                 calls = {name: calibrate(f, pause) for name, f in functions.items()}
                 samples: dict[str, list[float]] = {name: [] for name in functions}
+                firsts: dict[str, list[float]] = {name: [] for name in functions}
                 names = list(functions)
                 for repeat in range(repeats):
                     for name in names[repeat % len(names):] + names[:repeat % len(names)]:  # a rotating order
-                        time.sleep(pause)
-                        samples[name].append(time_once(functions[name], calls[name]))
+                        first, per_call = sample(functions[name], calls[name], pause)
+                        firsts[name].append(first)
+                        samples[name].append(per_call)
                 choice = int(torch._fused_sdp_choice(tq, tk, tv, is_causal=causal))
                 rows.append({"layout": label, "shape": list(shape), "n": n, "dtype": np.dtype(dtype).name, "is_causal": causal,
                              "qk_factor": factor, "score_bound": score_bound(inputs.q, inputs.k, inputs.scale),
@@ -216,6 +228,7 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
                              "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
                              **{f"{name}_median_s": median(times) for name, times in samples.items()},
                              **{f"{name}_samples_s": times for name, times in samples.items()},
+                             **{f"{name}_first_call_median_s": median(times) for name, times in firsts.items()},
                              "qkv_over_torch": median(samples["qkv"]) / median(samples["torch"]),
                              "qkv_output_over_torch": median(samples["qkv_output"]) / median(samples["torch"])})
         print(f"  layouts at n = {n:,} done", flush=True)
@@ -234,6 +247,10 @@ def layout_report(rows: list[dict], ns: list[int]) -> dict:
         cells = {(label, n): f"{row(label, n)[f'{name}_over_torch']:.2f}× ({row(label, n)['torch_kernel'].split()[0]})"
                  for label in labels for n in ns}
         print(table(["layout", *(f"n = {n:,}" for n in ns)], [[label, *(cells[label, n] for n in ns)] for label in labels]))
+    print(f"\nthe first call after a {PAUSE_SECONDS} s idle pause, qkv.attention_output / PyTorch, float32 (not a target):")
+    first_calls = {(label, n): row(label, n)["qkv_output_first_call_median_s"] / row(label, n)["torch_first_call_median_s"]
+                   for label in labels for n in ns}
+    print(table(["layout", *(f"n = {n:,}" for n in ns)], [[label, *(f"{first_calls[label, n]:.2f}×" for n in ns)] for label in labels]))
     paths = {label: {row(label, n)["key_blocks"] for n in ns} for label in labels}
     print("\nattention_output's path: " + "; ".join(
         f"{label}: {' and '.join(sorted('key blocks' if taken else 'row maximum' for taken in paths[label]))}" for label in labels))
@@ -294,8 +311,7 @@ def sweep_block_sizes(ns: list[int], block_sizes: list[int], repeats: int, rng: 
         sizes = list(functions)
         for repeat in range(repeats):
             for size in sizes[repeat % len(sizes):] + sizes[:repeat % len(sizes)]:
-                time.sleep(pause)
-                samples[size].append(time_once(functions[size], calls[size]))
+                samples[size].append(sample(functions[size], calls[size], pause)[1])
         rows += [{"n": n, "block_size": size, "median_s": median(times), "samples_s": times} for size, times in samples.items()]
     return rows
 
