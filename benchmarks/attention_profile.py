@@ -1,7 +1,7 @@
 """Where qkv's attention spends its time: each step of the kernel's block loop, timed on its own, beside
 PyTorch's fused kernel on the same (1, 8, n, 64) float32 inputs.
 
-    .venv/bin/python benchmarks/attention_profile.py            # n = 1,024, 2,048, 4,096; prints, saves nothing
+    .venv/bin/python benchmarks/attention_profile.py            # n = 512 … 4,096; prints, saves nothing
     .venv/bin/python benchmarks/attention_profile.py --quick    # n = 256: checks the script works
 
 The inputs are standard normal, so every score lies within ±30 and `qkv.attention_output` takes its
@@ -11,8 +11,9 @@ addition of that partial output; and, once per block of rows, the division by th
 run over every block of every head in one thread with OpenBLAS on one thread, as each of the kernel's
 two threads runs its half, and timed over all blocks (the same buffers, so a step reads what the one
 before it left in the cache); then the whole one-thread loop, then the real two-thread call and
-PyTorch's, interleaved, medians. The shares say which steps a faster kernel would have to fuse or
-remove; the last lines compare what two threads reach with PyTorch's call.
+PyTorch's, interleaved, medians; and what a call does before its blocks (checking and converting the
+inputs, bounding the scores and checking v). The shares say which steps a faster kernel would have to
+fuse or remove; the last lines compare what two threads reach with PyTorch's call.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from qkv._output_blocks import KEYS, ROWS, applies
 from qkv._threads import _one_blas_thread
 
 D, HEADS = 64, 8
-NS, QUICK_NS = [1024, 2048, 4096], [256]
+NS, QUICK_NS = [512, 1024, 2048, 4096], [256]
 REPEATS, QUICK_REPEATS = 5, 1
 
 
@@ -38,6 +39,7 @@ def steps(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> dict[str, Callable[[],
     n = q.shape[-2]
     rows, keys = min(n, ROWS), min(n, KEYS)
     scores = np.empty((rows, keys), np.float32)
+    exps = np.empty((rows, keys), np.float32)  # exp's own output, so that timing it over and over never takes exp of exp
     sums = np.zeros((rows, 1), np.float32)
     partial = np.empty((rows, v.shape[-1]), np.float32)
     output = np.empty(q.shape[:-1] + (v.shape[-1],), np.float32)
@@ -54,7 +56,7 @@ def steps(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> dict[str, Callable[[],
         np.matmul(q[0, h, r0:r0 + rows], k[0, h, c0:c0 + keys].T, out=scores)  # (rows, d) @ (d, keys)
 
     def exponent(h: int, r0: int, c0: int) -> None:
-        np.exp(scores, out=scores)
+        np.exp(scores, out=exps)
 
     def row_sums(h: int, r0: int, c0: int) -> None:
         sums[:] += scores.sum(axis=-1, keepdims=True)
@@ -96,6 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         q, k, v = (rng.standard_normal((1, HEADS, n, D), dtype=np.float32) for _ in range(3))
         assert applies(attention_inputs(q, k, v, mask=None, scale=None, is_causal=False, enable_gqa=False)), "scores past ±30"
         tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))
+        def checks(q=q, k=k, v=v):
+            return attention_inputs(q, k, v, mask=None, scale=None, is_causal=False, enable_gqa=False)
+
+        inputs = checks()
+        before = {"checks": checks, "bound and v": lambda inputs=inputs: applies(inputs)}
+        before_times = {name: median([timed(f) for _ in range(10 * repeats)]) for name, f in before.items()}
         with _one_blas_thread():
             parts = steps(q, k, v)
             for part in parts.values():
@@ -126,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"half of that, as if two threads shared it perfectly: {loop / 2 * 1e3:.1f} ms")
         print(f"qkv.attention_output on two threads: {ours * 1e3:.1f} ms; PyTorch's fused kernel: {torch_time * 1e3:.1f} ms; "
               f"qkv / PyTorch = {ours / torch_time:.2f}")
+        print(f"before the blocks: checking the inputs {before_times['checks'] * 1e3:.2f} ms, bounding the scores and "
+              f"checking v {before_times['bound and v'] * 1e3:.2f} ms (medians of {10 * repeats} back-to-back calls)")
         print(f"the two products alone on two threads would take {(medians['q·kᵀ'] + medians['·v']) / 2 * 1e3:.1f} ms, "
               f"{(medians['q·kᵀ'] + medians['·v']) / 2 / torch_time:.2f}× PyTorch's whole call")
     return 0
