@@ -36,7 +36,7 @@ burst of load on a shared machine hits all of them alike; the median of the repe
 Each sample starts after a pause of PAUSE_SECONDS, in which the other library's threads go idle;
 then one call on its own, the first after idling, and then the timed calls, back to back, as a
 model's layers call attention one after another. The layouts part also reports the first calls:
-on this kind of machine a call after an idle pause can take up to twice as long.
+on a shared VM the first call after an idle pause is often the slowest.
 PyTorch gets as many threads as numpy's OpenBLAS uses.
 """
 
@@ -45,6 +45,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -132,28 +133,38 @@ def time_once(function: Callable[[], object], calls: int) -> float:
     return (time.perf_counter() - start) / calls
 
 
-def sample(function: Callable[[], object], calls: int, pause: float) -> tuple[float, float]:
-    """(the first call's time, the time per call of the next `calls`): after `pause`, in which the
+class Timing(NamedTuple):
+    """How samples are taken: the pause before each, and how long its timed calls last at least."""
+    pause: float
+    min_seconds: float
+
+
+FULL_TIMING = Timing(PAUSE_SECONDS, MIN_SAMPLE_SECONDS)
+QUICK_TIMING = Timing(0.0, 0.0)  # --quick checks that the script works: no pause, one call per sample
+
+
+def sample(function: Callable[[], object], calls: int, timing: Timing) -> tuple[float, float]:
+    """(the first call's time, the time per call of the next `calls`): after the pause, in which the
     other library's threads go idle, one call on its own, then the timed calls back to back."""
-    time.sleep(pause)
+    time.sleep(timing.pause)
     first = time_once(function, 1)
     return first, time_once(function, calls)
 
 
-def calibrate(function: Callable[[], object], pause: float) -> int:
-    """Calls per sample: double the count until one sample's timed calls, taken as in `measure`, last MIN_SAMPLE_SECONDS."""
+def calibrate(function: Callable[[], object], timing: Timing) -> int:
+    """Calls per sample: double the count until one sample's timed calls, taken as in `measure`, last timing.min_seconds."""
     calls = 1
     while True:
-        if sample(function, calls, pause)[1] * calls >= MIN_SAMPLE_SECONDS:
+        if sample(function, calls, timing)[1] * calls >= timing.min_seconds:
             return calls
         calls *= 2
 
 
-def measure(n: int, repeats: int, torch, rng: np.random.Generator, pause: float) -> dict[str, dict]:
+def measure(n: int, repeats: int, torch, rng: np.random.Generator, timing: Timing) -> dict[str, dict]:
     q, k, v = (rng.standard_normal((n, D), dtype=np.float32) for _ in range(3))
     functions = implementations(q, k, v, torch)
     check_outputs(functions)  # also the warm-up call of each
-    calls = {name: calibrate(f, pause) for name, f in functions.items()}
+    calls = {name: calibrate(f, timing) for name, f in functions.items()}
     samples: dict[str, list[float]] = {name: [] for name in functions}
     names = list(functions)
     python_repeats = min(repeats, 3)
@@ -162,7 +173,7 @@ def measure(n: int, repeats: int, torch, rng: np.random.Generator, pause: float)
         for name in order:
             if name == "python" and repeat >= python_repeats:
                 continue
-            samples[name].append(sample(functions[name], calls[name], pause)[1])
+            samples[name].append(sample(functions[name], calls[name], timing)[1])
     return {
         name: {"median_s": median(times), "min_s": min(times), "samples_s": times, "calls_per_sample": calls[name]}
         for name, times in samples.items()
@@ -190,7 +201,7 @@ def layouts(n: int) -> list[tuple[str, tuple[int, ...], bool, bool, float]]:
 TORCH_KERNELS = {0: "math (unfused)", 1: "flash attention (fused)", 2: "memory-efficient attention"}
 
 
-def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator, pause: float) -> list[dict]:
+def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator, timing: Timing) -> list[dict]:
     """qkv and PyTorch on each layout, float32 (and float16 where asked), interleaved; one row per (layout, dtype, n)."""
     functional, rows = torch.nn.functional, []
     for n in ns:
@@ -212,13 +223,13 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
                 for output in (functions["qkv"]().output, functions["qkv_output"]()):
                     np.testing.assert_allclose(output.astype(np.float64), expected, rtol=1e-3,
                                                atol=2e-3 if dtype == np.float16 else 1e-5, err_msg=label)
-                calls = {name: calibrate(f, pause) for name, f in functions.items()}
+                calls = {name: calibrate(f, timing) for name, f in functions.items()}
                 samples: dict[str, list[float]] = {name: [] for name in functions}
                 firsts: dict[str, list[float]] = {name: [] for name in functions}
                 names = list(functions)
                 for repeat in range(repeats):
                     for name in names[repeat % len(names):] + names[:repeat % len(names)]:  # a rotating order
-                        first, per_call = sample(functions[name], calls[name], pause)
+                        first, per_call = sample(functions[name], calls[name], timing)
                         firsts[name].append(first)
                         samples[name].append(per_call)
                 choice = int(torch._fused_sdp_choice(tq, tk, tv, is_causal=causal))
@@ -300,18 +311,18 @@ def layout_report(rows: list[dict], ns: list[int]) -> dict:
 
 
 def sweep_block_sizes(ns: list[int], block_sizes: list[int], repeats: int, rng: np.random.Generator,
-                      pause: float) -> list[dict]:
+                      timing: Timing) -> list[dict]:
     """Time tiled_attention at each block size, interleaved like `measure`; one row per (n, block_size)."""
     rows = []
     for n in ns:
         q, k, v = (rng.standard_normal((n, D), dtype=np.float32) for _ in range(3))
         functions = {size: (lambda size=size: tiled_attention(q, k, v, block_size=size)) for size in block_sizes if size <= n}
-        calls = {size: calibrate(f, pause) for size, f in functions.items()}
+        calls = {size: calibrate(f, timing) for size, f in functions.items()}
         samples: dict[int, list[float]] = {size: [] for size in functions}
         sizes = list(functions)
         for repeat in range(repeats):
             for size in sizes[repeat % len(sizes):] + sizes[:repeat % len(sizes)]:
-                samples[size].append(sample(functions[size], calls[size], pause)[1])
+                samples[size].append(sample(functions[size], calls[size], timing)[1])
         rows += [{"n": n, "block_size": size, "median_s": median(times), "samples_s": times} for size, times in samples.items()]
     return rows
 
@@ -350,10 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the pure-Python loop runs only for n <= {python_cap} (it takes seconds there and grows as n²)\n")
 
     rng = np.random.default_rng(0)
-    pause = 0.0 if args.quick else PAUSE_SECONDS
+    timing = QUICK_TIMING if args.quick else FULL_TIMING
     rows, results = [], []
     for n in ns:
-        measured = measure(n, repeats, torch, rng, pause=pause)
+        measured = measure(n, repeats, torch, rng, timing)
         for name, entry in measured.items():
             results.append({"n": n, "implementation": name, **entry})
         t = {name: entry["median_s"] for name, entry in measured.items()}
@@ -373,11 +384,11 @@ def main(argv: list[str] | None = None) -> int:
                  "python/qkv", "qkv causal/non-causal", "tiled causal/non-causal"], rows))
 
     layout_ns = QUICK_LAYOUT_NS if args.quick else LAYOUT_NS
-    layout_rows = measure_layouts(layout_ns, 1 if args.quick else min(repeats, LAYOUT_REPEATS), torch, rng, pause)
+    layout_rows = measure_layouts(layout_ns, 1 if args.quick else min(repeats, LAYOUT_REPEATS), torch, rng, timing)
     layout_targets = layout_report(layout_rows, layout_ns)
 
     sweep_ns, sweep_sizes = (QUICK_SWEEP_NS, QUICK_SWEEP_BLOCK_SIZES) if args.quick else (SWEEP_NS, SWEEP_BLOCK_SIZES)
-    sweep = sweep_block_sizes(sweep_ns, sweep_sizes, 1 if args.quick else SWEEP_REPEATS, rng, pause)
+    sweep = sweep_block_sizes(sweep_ns, sweep_sizes, 1 if args.quick else SWEEP_REPEATS, rng, timing)
     print(f"\ntiled_attention by block_size (median of {1 if args.quick else SWEEP_REPEATS} interleaved repeats; "
           f"the default is {DEFAULT_BLOCK_SIZE}):")
     sweep_rows = []
@@ -428,7 +439,8 @@ def main(argv: list[str] | None = None) -> int:
         "repeats": repeats,
         "python_max_n": python_cap,
         "statistic": "median of interleaved repeats; each sample averages calls_per_sample calls",
-        "pause_s": 0.0 if args.quick else PAUSE_SECONDS,
+        "pause_s": timing.pause,
+        "min_sample_s": timing.min_seconds,
         "pause_note": "sleep before every sample so the other library's spinning thread pool goes idle",
         "implementations": {
             "qkv": "qkv.scaled_dot_product_attention (validates inputs, returns output and weights)",
