@@ -34,9 +34,9 @@ changes from run to run on a shared machine, so the sweep also prints the smalle
 Repeats are interleaved (every implementation once, then again, in a rotating order) so that a
 burst of load on a shared machine hits all of them alike; the median of the repeats is reported.
 Each sample starts after a pause of PAUSE_SECONDS, in which the other library's threads go idle;
-then one call on its own, the first after idling, and then the timed calls, back to back, as a
-model's layers call attention one after another. The layouts part also reports the first calls:
-on a shared VM the first call after an idle pause is often the slowest.
+then one call on its own, the first after idling, and then the timed calls, back to back (at
+least MIN_SAMPLE_SECONDS of them). The layouts part also reports the first calls: on a shared VM
+the first call after an idle pause is often the slowest.
 PyTorch gets as many threads as numpy's OpenBLAS uses.
 """
 
