@@ -38,8 +38,8 @@ def steps(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> dict[str, Callable[[],
     """The key-block path's steps for every block of every head, each as one function over all blocks."""
     n = q.shape[-2]
     rows, keys = min(n, ROWS), min(n, KEYS)
-    scores = np.empty((rows, keys), np.float32)
-    exps = np.empty((rows, keys), np.float32)  # exp's own output, so that timing it over and over never takes exp of exp
+    products = np.empty((rows, keys), np.float32)  # q·kᵀ; exp reads it and writes `scores`, so timing exp
+    scores = np.empty((rows, keys), np.float32)    # over and over never takes exp of exp; the later steps read `scores`
     sums = np.zeros((rows, 1), np.float32)
     partial = np.empty((rows, v.shape[-1]), np.float32)
     output = np.empty(q.shape[:-1] + (v.shape[-1],), np.float32)
@@ -53,10 +53,10 @@ def steps(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> dict[str, Callable[[],
         return run
 
     def product(h: int, r0: int, c0: int) -> None:
-        np.matmul(q[0, h, r0:r0 + rows], k[0, h, c0:c0 + keys].T, out=scores)  # (rows, d) @ (d, keys)
+        np.matmul(q[0, h, r0:r0 + rows], k[0, h, c0:c0 + keys].T, out=products)  # (rows, d) @ (d, keys)
 
     def exponent(h: int, r0: int, c0: int) -> None:
-        np.exp(scores, out=exps)
+        np.exp(products, out=scores)
 
     def row_sums(h: int, r0: int, c0: int) -> None:
         sums[:] += scores.sum(axis=-1, keepdims=True)

@@ -34,9 +34,10 @@ changes from run to run on a shared machine, so the sweep also prints the smalle
 Repeats are interleaved (every implementation once, then again, in a rotating order) so that a
 burst of load on a shared machine hits all of them alike; the median of the repeats is reported.
 Each sample starts after a pause of PAUSE_SECONDS, in which the other library's threads go idle;
-then one call on its own, the first after idling, and then the timed calls, back to back (at
-least MIN_SAMPLE_SECONDS of them). The layouts part also reports the first calls: on a shared VM
-the first call after an idle pause is often the slowest.
+then one call on its own, the first after idling, and then the timed calls, back to back: as many
+as calibrated to last at least MIN_SAMPLE_SECONDS (one, where a call takes longer). The layouts part
+also records and prints the first calls: on a shared VM the first call after an idle pause is often
+slower than the calls that follow it.
 PyTorch gets as many threads as numpy's OpenBLAS uses.
 """
 
@@ -237,6 +238,7 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
                              "qk_factor": factor, "score_bound": score_bound(inputs.q, inputs.k, inputs.scale),
                              "key_blocks": key_blocks_apply(inputs),
                              "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
+                             **{f"{name}_calls_per_sample": count for name, count in calls.items()},
                              **{f"{name}_median_s": median(times) for name, times in samples.items()},
                              **{f"{name}_samples_s": times for name, times in samples.items()},
                              **{f"{name}_first_call_median_s": median(times) for name, times in firsts.items()},
@@ -246,7 +248,7 @@ def measure_layouts(ns: list[int], repeats: int, torch, rng: np.random.Generator
     return rows
 
 
-def layout_report(rows: list[dict], ns: list[int]) -> dict:
+def layout_report(rows: list[dict], ns: list[int], pause: float) -> dict:
     """Print the tables of the layouts part; the targets measured on it."""
     def row(label: str, n: int, dtype: str = "float32") -> dict:
         return next(r for r in rows if r["layout"] == label and r["n"] == n and r["dtype"] == dtype)
@@ -258,7 +260,7 @@ def layout_report(rows: list[dict], ns: list[int]) -> dict:
         cells = {(label, n): f"{row(label, n)[f'{name}_over_torch']:.2f}× ({row(label, n)['torch_kernel'].split()[0]})"
                  for label in labels for n in ns}
         print(table(["layout", *(f"n = {n:,}" for n in ns)], [[label, *(cells[label, n] for n in ns)] for label in labels]))
-    print(f"\nthe first call after a {PAUSE_SECONDS} s idle pause, qkv.attention_output / PyTorch, float32 (not a target):")
+    print(f"\nthe first call after a {pause} s idle pause, qkv.attention_output / PyTorch, float32 (not a target):")
     first_calls = {(label, n): row(label, n)["qkv_output_first_call_median_s"] / row(label, n)["torch_first_call_median_s"]
                    for label in labels for n in ns}
     print(table(["layout", *(f"n = {n:,}" for n in ns)], [[label, *(f"{first_calls[label, n]:.2f}×" for n in ns)] for label in labels]))
@@ -385,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
 
     layout_ns = QUICK_LAYOUT_NS if args.quick else LAYOUT_NS
     layout_rows = measure_layouts(layout_ns, 1 if args.quick else min(repeats, LAYOUT_REPEATS), torch, rng, timing)
-    layout_targets = layout_report(layout_rows, layout_ns)
+    layout_targets = layout_report(layout_rows, layout_ns, timing.pause)
 
     sweep_ns, sweep_sizes = (QUICK_SWEEP_NS, QUICK_SWEEP_BLOCK_SIZES) if args.quick else (SWEEP_NS, SWEEP_BLOCK_SIZES)
     sweep = sweep_block_sizes(sweep_ns, sweep_sizes, 1 if args.quick else SWEEP_REPEATS, rng, timing)

@@ -3,14 +3,11 @@ q·kᵀ it multiplies, and the arrays it makes."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
-
-from qkv import _workspace
 
 
 @contextmanager
@@ -31,8 +28,7 @@ def score_products(monkeypatch: pytest.MonkeyPatch, d_k: int) -> Iterator[list[i
 
 @contextmanager
 def array_sizes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """The number of elements of each array made with np.empty inside, the kernels' scratch arrays included
-    (the ones kept from earlier calls are dropped first, so they are made again)."""
+    """The number of elements of each array made with np.empty inside."""
     sizes: list[int] = []
     original = np.empty
 
@@ -42,5 +38,4 @@ def array_sizes(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
     with monkeypatch.context() as patch:
         patch.setattr(np, "empty", recording_empty)
-        patch.setattr(_workspace, "_arrays", threading.local())
         yield sizes

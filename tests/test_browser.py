@@ -3,10 +3,9 @@
 Every page of the nav, in both languages, is opened once per crawl and everything the tests need is
 recorded on that one visit; the tests below then check the records, one test per page and concern:
 
-- light (desktop, light scheme): formulas, console, requests, images, links, axe, screenshots (with
-  QKV_SCREENSHOTS=folder), the
-  tables (wide columns in view, scroll bars), the language selector (clicked) and the palette toggle
-  (figures swap to their dark variant and back);
+- light (desktop, light scheme): formulas, console, requests, images, links, axe, screenshots
+  (with QKV_SCREENSHOTS=folder), the tables (wide columns in view, scroll bars), the language
+  selector (clicked) and the palette toggle (figures swap to their dark variant and back);
 - dark (desktop, dark scheme): images, console, screenshots (with QKV_SCREENSHOTS), axe on a few pages;
 - phone (375 px wide, with the site served under a sub-path as on GitHub Pages): no horizontal
   scrolling outside formulas, code and tables; a table wider than the phone shows its scroll bar;
@@ -393,8 +392,8 @@ def report(request: pytest.FixtureRequest) -> Report:
 @pytest.fixture(scope="session")
 def screenshots(report: Report) -> Path | None:
     """Where the crawls save a full-page screenshot of every page in both schemes: the folder
-    $QKV_SCREENSHOTS names, or nowhere when it is not set: 68 full-page screenshots, most of a second
-    each; they are for looking at the pages, and no check reads them."""
+    $QKV_SCREENSHOTS names, or nowhere when it is not set. The 68 screenshots are for looking at the
+    pages; the one check is that they were saved."""
     if not os.environ.get("QKV_SCREENSHOTS"):
         report.lines.append("screenshots: none saved (QKV_SCREENSHOTS=folder saves one of every page in both schemes)")
         return None

@@ -13,13 +13,14 @@ tests hold the two equal. This one gets its speed from three things:
   multiplied (their weights are 0). Summed over the blocks that is about half the work.
 - No weights where none are asked for (`attention_output` when the score bound of
   qkv/_output_blocks.py passes 30, or v is too large or too small for that path). A block's scores
-  go into a 2¹⁸-number buffer of the thread's own, reused block after block and call after call
-  (qkv/_workspace.py), so nothing n×n is written to memory; and a row's d_v outputs are divided
-  by its sum instead of its n weights (unless exp·v could overflow).
+  go into a 2¹⁸-number buffer of the thread's own, reused block after block, so nothing n×n is
+  written to memory; and a row's d_v outputs are divided by its sum instead of its n weights
+  (unless exp·v could overflow).
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,6 @@ import numpy as np
 from qkv._float16 import weights_to_float16
 from qkv._inputs import AttentionInputs, restore_v_scale
 from qkv._threads import run_blocks
-from qkv._workspace import scratch
 
 # Scores per block: 2²⁰ float32 numbers (4 MiB), well inside the L3 cache. Smaller blocks fit L2 but
 # need more matrix products, and each one wakes BLAS's threads: on a busy machine that costs more.
@@ -64,6 +64,7 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     rows = block_rows(n_q, n_k, inputs.is_causal, keep_weights)
     if keep_weights and inputs.work_dtype != inputs.dtype:  # float16: a float32 buffer and the rounding's temporaries
         rows = max(_MIN_BLOCK_ROWS, rows // 4)  # keep them at a fraction of the float16 weights
+    buffers = threading.local()  # without weights: each thread's scores buffer, reused block after block
     # Without weights, the division by each row's sum can wait for the output (d_v numbers, not k_end),
     # unless exp·v, whose weights sum to at most n_k, could pass the dtype's maximum first.
     normalise_after = (weights is None and v_heads is not None and v.size > 0
@@ -71,10 +72,12 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
 
     def block_scores(head: tuple[int, ...], r0: int, r1: int, k_end: int) -> tuple[np.ndarray, np.ndarray | None]:
         """Where block (head, r0:r1) computes its scores, and where its weights go (None: nowhere)."""
-        if weights is None:  # the thread's own buffer, reused block after block and call after call (qkv/_workspace.py)
-            return scratch("scores", (r1 - r0, k_end), inputs.work_dtype), None
+        if weights is None:
+            if getattr(buffers, "scores", None) is None:
+                buffers.scores = np.empty(rows * n_k, inputs.work_dtype)
+            return buffers.scores[: (r1 - r0) * k_end].reshape(r1 - r0, k_end), None
         target = weights[head][r0:r1, :k_end]  # float32/float64: the scores become the weights in place
-        return (target if weights.dtype == inputs.work_dtype else scratch("scores", target.shape, inputs.work_dtype)), target
+        return (target if weights.dtype == inputs.work_dtype else np.empty(target.shape, inputs.work_dtype)), target
 
     def one_block(head: tuple[int, ...], r0: int) -> None:
         r1 = min(r0 + rows, n_q)

@@ -22,12 +22,12 @@ bound, not the actual scores), entries of v too large or too small, v with batch
 from __future__ import annotations
 
 import math
+import threading
 
 import numpy as np
 
 from qkv._inputs import AttentionInputs, restore_v_scale
 from qkv._threads import run_blocks
-from qkv._workspace import scratch
 from qkv.masks import causal_block_hidden
 
 SCORE_BOUND = 30.0  # exp(±30) ≈ 1e±13: some 25 orders of magnitude inside float32's normal range
@@ -42,9 +42,10 @@ def score_bound(q: np.ndarray, k: np.ndarray, scale: float) -> float:
 def _longest(rows: np.ndarray) -> float:
     """The length of the longest row (..., d), without a square that over- or underflows.
 
-    When the largest entry's square is a normal number and d of them fit in the dtype, the squares
-    are summed as they are (entries far below the largest may underflow to 0, which changes the sum
-    by less than its rounding); otherwise the rows are first divided by their largest entry.
+    When the largest entry's square is at least tiny/eps (the dtype's smallest normal number over its
+    rounding step) and d of them fit in the dtype, the squares are summed as they are: squares that
+    underflow change a sum by less than its rounding. Otherwise the rows are first divided by their
+    largest entry.
     """
     top = max(float(rows.max()), -float(rows.min()))
     if top == 0 or not math.isfinite(top):
@@ -81,7 +82,7 @@ def applies(inputs: AttentionInputs) -> bool:
     return fits and keeps_precision
 
 
-_PIECE = 1 << 16  # numbers of v looked at together: a piece's |v| is a scratch array, not one of v's size
+_PIECE = 1 << 16  # numbers of v looked at together: |v| is made a piece at a time, never an array of v's size
 
 
 def _smallest_nonzero(v: np.ndarray) -> float:
@@ -90,7 +91,7 @@ def _smallest_nonzero(v: np.ndarray) -> float:
     smallest = math.inf
     for start in range(0, flat.size, _PIECE):
         piece = flat[start:start + _PIECE]
-        magnitudes = np.abs(piece, out=scratch("magnitudes", piece.shape, flat.dtype))
+        magnitudes = np.abs(piece)
         low = float(magnitudes.min())
         if low == 0:
             low = float(np.min(magnitudes, where=magnitudes > 0, initial=np.inf))
@@ -110,18 +111,22 @@ def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
     mask = None if mask is None else np.broadcast_to(mask, batch + mask.shape[-2:])  # (..., n_q or 1, n_k)
     output = np.empty(batch + (n_q, d_v), dtype=inputs.work_dtype)
     rows, keys = min(n_q, CAUSAL_ROWS if inputs.is_causal else ROWS), min(n_k, KEYS)
+    buffers = threading.local()  # each thread's scaled queries, scores and partial output, reused block after block
 
     def one_block(head: tuple[int, ...], r0: int) -> None:
         r1 = min(r0 + rows, n_q)
-        queries = scratch("queries", (r1 - r0, q.shape[-1]), inputs.work_dtype)  # this thread's, reused (qkv/_workspace.py)
-        np.multiply(q_heads[head][r0:r1], inputs.scale, out=queries)  # finite: `applies` checked
+        if getattr(buffers, "scores", None) is None:
+            buffers.queries = np.empty((rows, q.shape[-1]), inputs.work_dtype)
+            buffers.scores = np.empty(rows * keys, inputs.work_dtype)
+            buffers.partial = np.empty((rows, d_v), inputs.work_dtype)
+        queries = np.multiply(q_heads[head][r0:r1], inputs.scale, out=buffers.queries[: r1 - r0])  # finite: `applies` checked
         out = output[head][r0:r1]  # (rows, d_v): the sum of exp(scores)·v over the key blocks
         sums = np.zeros((r1 - r0, 1), inputs.work_dtype)  # (rows, 1): the sum of exp(scores)
         k_end = min(r1, n_k) if inputs.is_causal else n_k  # causal: keys after r1 - 1 are hidden from every row
         with np.errstate(under="ignore"):
             for c0 in range(0, k_end, keys):
                 c1 = min(c0 + keys, k_end)
-                scores = scratch("scores", (r1 - r0, c1 - c0), inputs.work_dtype)
+                scores = buffers.scores[: (r1 - r0) * (c1 - c0)].reshape(r1 - r0, c1 - c0)
                 np.matmul(queries, k_heads[head][c0:c1].T, out=scores)  # (rows, d_k) @ (d_k, keys)
                 if mask is not None:
                     rows_mask = mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
@@ -131,7 +136,7 @@ def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
                     np.copyto(scores[:, start:], -np.inf, where=causal_block_hidden(r1 - r0, c1 - c0 - start, r0 - c0 - start))
                 np.exp(scores, out=scores)  # within (0, e^30]; exp(-inf) = 0 takes a hidden key out
                 sums += scores.sum(axis=-1, keepdims=True)
-                partial = out if c0 == 0 else scratch("partial", (r1 - r0, d_v), inputs.work_dtype)
+                partial = out if c0 == 0 else buffers.partial[: r1 - r0]
                 np.matmul(scores, v_heads[head][c0:c1], out=partial)  # (rows, keys) @ (keys, d_v)
                 if c0:
                     out += partial
