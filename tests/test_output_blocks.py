@@ -7,13 +7,13 @@ import warnings
 
 import numpy as np
 import pytest
+from kernel_support import array_sizes, score_products
 
 import qkv._output_blocks
-from kernel_support import array_sizes, score_products
 from qkv import attention_output, plain_attention
 from qkv._inputs import attention_inputs
 from qkv._kernel import attention_kernel
-from qkv._output_blocks import CAUSAL_ROWS, KEYS, ROWS, SCORE_BOUND, applies, output_in_key_blocks, score_bound
+from qkv._output_blocks import _PIECE, CAUSAL_ROWS, KEYS, ROWS, SCORE_BOUND, applies, output_in_key_blocks, score_bound
 
 RNG = np.random.default_rng(2027)
 TOLERANCE = {np.float16: 1e-3, np.float32: 2e-6, np.float64: 1e-13}
@@ -113,6 +113,17 @@ def test_values_too_large_or_too_small_for_the_raw_exponentials_take_the_row_max
     for values in (v * np.float32(top / 1e3 / np.abs(v).max()), smallest):
         np.testing.assert_allclose(attention_output(q, k, values) / np.abs(values).max(),
                                    plain_attention(q, k, values).output / np.abs(values).max(), rtol=0, atol=1e-6)
+
+
+def test_a_tiny_value_of_v_is_found_in_any_piece_of_it() -> None:
+    # applies() looks at |v| a piece of _PIECE numbers at a time: a tiny entry in the last piece, after
+    # pieces of zeros and ordinary values, still sends the call to the row maximum.
+    q, k = RNG.normal(size=(8, 4)).astype(np.float32), RNG.normal(size=(_PIECE + 3, 4)).astype(np.float32)
+    v = RNG.normal(size=(_PIECE + 3, 2)).astype(np.float32)
+    v[: _PIECE // 4] = 0.0
+    assert applies(inputs_of(q, k, v))
+    v[-1, 1] = np.float32(np.finfo(np.float32).tiny * 1e3)
+    assert not applies(inputs_of(q, k, v))
 
 
 def test_v_with_batch_dims_of_its_own_and_empty_inputs_take_the_row_maximum() -> None:

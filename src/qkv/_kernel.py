@@ -28,6 +28,7 @@ import numpy as np
 from qkv._float16 import weights_to_float16
 from qkv._inputs import AttentionInputs, restore_v_scale
 from qkv._threads import run_blocks
+from qkv.masks import causal_block_hidden
 
 # Scores per block: 2²⁰ float32 numbers (4 MiB), well inside the L3 cache. Smaller blocks fit L2 but
 # need more matrix products, and each one wakes BLAS's threads: on a busy machine that costs more.
@@ -118,9 +119,8 @@ def _hide_masked_keys(scores: np.ndarray, inputs: AttentionInputs, mask: np.ndar
         np.copyto(scores, -np.inf, where=~mask)
     elif inputs.is_causal and r0 < scores.shape[-1] - 1:  # row i hides keys i+1 … (those before k_end)
         # Rows r0… see every key before r0: only the square from key r0 on holds hidden keys.
-        diagonal = scores[:, r0:]  # (rows, k_end - r0)
-        hidden = np.arange(r0, scores.shape[-1]) > np.arange(r0, r0 + scores.shape[-2])[:, None]
-        np.copyto(diagonal, -np.inf, where=hidden)
+        diagonal = scores[:, r0:]  # (rows, k_end - r0): query r0 + i against key r0 + j
+        np.copyto(diagonal, -np.inf, where=causal_block_hidden(*diagonal.shape, 0))
 
 
 def _exp_rows(scores: np.ndarray) -> np.ndarray:
