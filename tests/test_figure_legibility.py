@@ -29,9 +29,18 @@ draw_text = Text.draw
 COVER = 0.15  # a colour filling this share of a text's box or more counts as its background
 
 
-@cache  # the contrast test and the phone test read the same figure's texts
-def texts_on_backdrop(name: str, lang: str, scheme: str) -> list[tuple[str, str, float, list[tuple[str, float]]]]:
-    """Every visible text of a figure: (text, colour, size in pt, [(background colour, share of its box)]).
+Backdrop = list[tuple[str, str, float, list[tuple[str, float]]]]
+
+
+def texts_on_backdrop(name: str, lang: str, scheme: str) -> Backdrop:
+    """Every visible text of a figure: (text, colour, size in pt, [(background colour, share of its box)])."""
+    return looked_at(name, lang, scheme)[0]
+
+
+@cache  # the contrast, phone and line tests read the same drawing of a figure
+def looked_at(name: str, lang: str, scheme: str) -> tuple[Backdrop, list[str]]:
+    """What the tests read from one drawing of a figure: its texts on their backdrop, and the labels
+    that lie on a line (`labels_on_lines`).
 
     The figure is drawn once to place everything, then again with every text hidden; the pixels
     under each text's box, flattened onto the page colour, are what that text is read against.
@@ -51,6 +60,7 @@ def texts_on_backdrop(name: str, lang: str, scheme: str) -> list[tuple[str, str,
         with mock.patch.object(Text, "draw", record):
             canvas.draw()
         renderer = canvas.get_renderer()
+        on_lines = labels_on_lines(fig, renderer)
         texts = list(dict.fromkeys(drawn))
         boxes = [t.get_window_extent(renderer) for t in texts]
         fig.set_layout_engine("none")  # keep every artist where it is while the texts are hidden
@@ -66,11 +76,13 @@ def texts_on_backdrop(name: str, lang: str, scheme: str) -> list[tuple[str, str,
         x0, x1 = max(int(box.x0), 0), min(int(np.ceil(box.x1)), width)
         y0, y1 = max(height - int(np.ceil(box.y1)), 0), min(height - int(box.y0), height)
         assert x1 > x0 and y1 > y0, f"{name} ({lang}, {scheme}): {t.get_text()!r} lies outside the figure"
-        colours, counts = np.unique(flat[y0:y1, x0:x1].reshape(-1, 3), axis=0, return_counts=True)
+        pixels = flat[y0:y1, x0:x1].reshape(-1, 3).astype(np.uint32)
+        colours = pixels[:, 0] << 16 | pixels[:, 1] << 8 | pixels[:, 2]  # one integer per colour: 0xrrggbb
+        packed, counts = np.unique(colours, return_counts=True)
         shares = counts / counts.sum()
-        behind = [(to_hex(c / 255), float(s)) for c, s in zip(colours, shares) if s >= COVER]
+        behind = [(f"#{int(c):06x}", float(s)) for c, s in zip(packed, shares) if s >= COVER]
         found.append((t.get_text(), to_hex(t.get_color()), float(t.get_fontsize()), behind))
-    return found
+    return found, on_lines
 
 
 @cache
@@ -124,21 +136,14 @@ def test_more_attention_is_always_a_stronger_colour(scheme: str) -> None:
     assert all(b > a for a, b in zip(saturation, saturation[1:])), saturation
 
 
-def labels_on_lines(name: str, lang: str, scheme: str) -> list[str]:
+def labels_on_lines(fig: matplotlib.figure.Figure, renderer) -> list[str]:
     """Every text and legend of a figure's axes that a plotted line (or one of its markers) runs into.
 
     The boxes are matplotlib's own, from the renderer that drew the figure; a line counts as in a
     box when its path, widened by half its line width, enters the box (shrunk by 1 px: a label
     set just beside a line may touch it), and a marker when its disc reaches the box.
     """
-    theme = THEMES[scheme]
-    with matplotlib.rc_context(rc(theme)):
-        fig = FIGURES[name](theme, lang, the_project())
-        fig.set_dpi(DPI)
-        canvas = FigureCanvasAgg(fig)
-        canvas.draw()
-        renderer = canvas.get_renderer()
-    px = DPI / 72
+    px = fig.dpi / 72
     found = []
     for ax in fig.axes:
         texts = [t for t in ax.texts if t.get_visible() and t.get_text().strip()]
@@ -173,11 +178,11 @@ def test_the_overlap_check_sees_a_label_on_a_line() -> None:
         return fig
 
     with mock.patch.dict(FIGURES, {"crowded": crowded}):
-        found = labels_on_lines("crowded", "en", "light")
+        found = looked_at.__wrapped__("crowded", "en", "light")[1]
     assert "'on the diagonal' lies on the line 'rising'" in found and "the legend lies on the line 'flat'" in found, found
 
 
 @pytest.mark.parametrize(("name", "lang", "scheme"), CASES)
 def test_no_label_or_legend_lies_on_a_line(name: str, lang: str, scheme: str) -> None:
-    found = labels_on_lines(name, lang, scheme)
+    found = looked_at(name, lang, scheme)[1]
     assert not found, f"{name} ({lang}, {scheme}):\n" + "\n".join(found)
