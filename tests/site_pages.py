@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import cache
 from pathlib import Path
 
 from bs4 import BeautifulSoup
@@ -11,6 +12,7 @@ from bs4 import BeautifulSoup
 from conftest import LANGUAGES, ROOT
 from qkv_site.markdown_source import parse
 from qkv_site.tools.pdf import pdf_path
+from qkv_site.tools.pdf.combine import combined_html
 from qkv_site.site_map import SiteMap, load_site_map
 
 CONFIG = ROOT / "mkdocs.yml"
@@ -57,3 +59,9 @@ def is_pdf_edition(site: Path, target: Path) -> bool:
     """Whether ``target`` is one of the PDFs that ``python -m qkv_site.tools.pdf`` writes into the built site
     after ``mkdocs build`` (the home pages link them; tests/test_pdf.py makes them and follows those links)."""
     return target in {pdf_path(site, lang) for lang in LANGUAGES}
+
+
+@cache  # test_links_out and test_pdf read the same print page; making one takes seconds
+def print_html(site: Path, lang: str) -> str:
+    """The print page of ``lang`` that the PDF edition is made from, combined from the built ``site``."""
+    return combined_html(site, SITE_MAP.pages(lang), SITE_MAP.root_home)

@@ -13,9 +13,8 @@ from fontTools.ttLib import TTFont
 
 from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
 from qkv_site.builder.emoji_font import SITE_PATH, emoji_in
-from qkv_site.tools.pdf.combine import combined_html
 from qkv_site.project import Project
-from site_pages import SITE_MAP, built_path, nav_sources, page_url
+from site_pages import built_path, nav_sources, page_url, print_html
 
 LOCAL = re.compile(r"(?:https?:)?//(?:127\.0\.0\.1|localhost|0\.0\.0\.0)\b")
 # What a reader's browser, a crawler or the PDF reads: the pages, the sitemap, the search indexes.
@@ -33,7 +32,7 @@ def local_addresses(site: Path) -> dict[str, list[str]]:
 
 
 def print_page(site: Path, lang: str) -> BeautifulSoup:
-    return BeautifulSoup(combined_html(site, SITE_MAP.pages(lang), SITE_MAP.root_home), "html.parser")
+    return BeautifulSoup(print_html(site, lang), "html.parser")
 
 
 @pytest.fixture(scope="module")

@@ -26,8 +26,7 @@ from qkv.examples import worked_example
 from qkv_site.content.formatting import number
 from qkv_site.markdown_source import read
 from qkv_site.tools.pdf import pdf_path
-from qkv_site.tools.pdf.combine import combined_html
-from site_pages import SITE_MAP, built_path, nav_sources
+from site_pages import built_path, nav_sources, print_html
 
 PAGES = nav_sources()
 MAX_BYTES = 10 * 1024 * 1024
@@ -226,7 +225,7 @@ def test_links_between_pages_land_on_their_page(pdf_site: Path, lang: str) -> No
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_print_page_keeps_results_and_light_figures_only(site: Path, lang: str) -> None:
-    page = BeautifulSoup(combined_html(site, SITE_MAP.pages(lang), SITE_MAP.root_home), "html.parser")
+    page = BeautifulSoup(print_html(site, lang), "html.parser")
     tabbed = sum((DOCS / lang / source).read_text(encoding="utf-8").count('source="tabbed-right"') for source in PAGES if source.endswith(".md"))
     assert len(page.select(".exec-result")) == tabbed, "every computed result is kept, once"
     assert not page.select(".tabbed-set input[id^='exec-'], .tabbed-labels"), "a code tab is left"
