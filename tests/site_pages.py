@@ -34,6 +34,7 @@ def page_url(source: str, lang: str) -> str:
     return "/" + SITE_MAP.page(source, lang).url
 
 
+@cache  # asked by the light and the phone crawl's tests and the static-math tests
 def expected_formulas(site: Path, lang: str, source: str) -> int:
     """How many formulas the page's sources hold. A Markdown page: the formulas pymdownx.arithmatex
     wrapped (one ``.arithmatex`` each, written ones and those markdown-exec generated, counted in the

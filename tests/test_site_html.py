@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -17,8 +18,14 @@ PAGES = nav_sources()
 EXTERNAL = re.compile(r"^(https?:)?//", re.IGNORECASE)
 
 
-def soup_of(path: Path) -> BeautifulSoup:
+def parse(path: Path) -> BeautifulSoup:
+    """A page's own parse, for a test that takes parts out of it."""
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@functools.cache  # most tests read each page: parsed once for all of them, and never changed
+def soup_of(path: Path) -> BeautifulSoup:
+    return parse(path)
 
 
 def article(soup: BeautifulSoup) -> BeautifulSoup:
@@ -44,7 +51,7 @@ UNREAD_TABLE = re.compile(r"^\s*\|(\s*:?-{3,}:?\s*\|)+\s*$|^\s*\|([^|\n]+\|){2,}
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("source", PAGES)
 def test_no_table_is_left_as_text(site: Path, source: str, lang: str) -> None:
-    soup = soup_of(built_path(site, source, lang))
+    soup = parse(built_path(site, source, lang))
     body = article(soup)
     for node in body.select("pre, code, script, style, annotation"):
         node.decompose()
@@ -58,7 +65,7 @@ def test_no_table_is_left_as_text(site: Path, source: str, lang: str) -> None:
 def test_no_raw_tex_in_the_built_page(site: Path, source: str, lang: str) -> None:
     # Formulas are typeset when the site is built: the TeX survives only as the MathML's hidden
     # x-tex annotation. tests/test_browser_static_math.py checks the pages in a browser.
-    soup = soup_of(built_path(site, source, lang))
+    soup = parse(built_path(site, source, lang))
     for node in soup.select("annotation, pre, code, script, style"):
         node.decompose()
     places = {"article": article(soup).get_text(" "), "navigation and tables of contents": " ".join(nav.get_text(" ") for nav in soup.select("nav")),
