@@ -66,3 +66,9 @@ def is_pdf_edition(site: Path, target: Path) -> bool:
 def print_html(site: Path, lang: str) -> str:
     """The print page of ``lang`` that the PDF edition is made from, combined from the built ``site``."""
     return combined_html(site, SITE_MAP.pages(lang), SITE_MAP.root_home)
+
+
+@cache  # many tests read the same built page: each file is parsed once per test process
+def parsed_page(path: Path) -> BeautifulSoup:
+    """A built HTML file, parsed; shared by every caller, so read it and never change it."""
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")

@@ -10,13 +10,13 @@ from bs4 import BeautifulSoup
 
 from conftest import DOCS, ROOT
 from qkv_site.content.corrections import NOTE_PREFIX, editors_notes, notes_of_page
-from site_pages import built_path, nav_sources, page_url
+from site_pages import built_path, nav_sources, page_url, parsed_page
 
 LANGUAGES = list(NOTE_PREFIX)
 
 
 def article_of(site: Path, source: str, lang: str) -> BeautifulSoup:
-    return BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser").select_one("article")
+    return parsed_page(built_path(site, source, lang)).select_one("article")
 
 
 def notes_on_the_built_site(site: Path, lang: str) -> set[tuple[str, str]]:

@@ -14,7 +14,7 @@ from fontTools.ttLib import TTFont
 from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
 from qkv_site.builder.emoji_font import SITE_PATH, emoji_in
 from qkv_site.project import Project
-from site_pages import built_path, nav_sources, page_url, print_html
+from site_pages import built_path, nav_sources, page_url, parsed_page, print_html
 
 LOCAL = re.compile(r"(?:https?:)?//(?:127\.0\.0\.1|localhost|0\.0\.0\.0)\b")
 # What a reader's browser, a crawler or the PDF reads: the pages, the sitemap, the search indexes.
@@ -106,7 +106,7 @@ def test_the_sitemap_lists_every_page_of_the_nav_in_both_languages(site: Path) -
 def test_every_emoji_of_the_pages_is_in_the_sites_font(site: Path) -> None:
     font = site / SITE_PATH
     covered = {chr(code) for code in TTFont(font).getBestCmap()}
-    texts = [BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").get_text() for path in site.rglob("*.html")]
+    texts = [parsed_page(path).get_text() for path in site.rglob("*.html")]
     used = emoji_in(texts)
     assert {"📌", "✅"} <= set(used), used
     assert set(used) <= covered, f"emoji the font cannot draw: {sorted(set(used) - covered)}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from pathlib import Path
@@ -12,7 +11,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from conftest import LANGUAGES, SITE_URL
-from site_pages import SITE_MAP, built_path, is_pdf_edition, nav_sources, page_url
+from site_pages import SITE_MAP, built_path, is_pdf_edition, nav_sources, page_url, parsed_page
 
 PAGES = nav_sources()
 EXTERNAL = re.compile(r"^(https?:)?//", re.IGNORECASE)
@@ -23,9 +22,7 @@ def parse(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
-@functools.cache  # most tests read each page: parsed once for all of them, and never changed
-def soup_of(path: Path) -> BeautifulSoup:
-    return parse(path)
+soup_of = parsed_page  # most tests only read a page: one parse of each for all of them
 
 
 def article(soup: BeautifulSoup) -> BeautifulSoup:

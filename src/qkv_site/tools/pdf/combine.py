@@ -159,19 +159,23 @@ def replace_interactive(article: Tag, page: SitePage, root: str | None, lang: st
     return whole_page
 
 
+REFERENCES = ("for", "aria-labelledby", "aria-describedby", "aria-controls")  # attributes that name ids
+
+
 def prefix_ids(article: Tag, page: SitePage) -> None:
-    """Give every id of the page, and every reference to one, the page's prefix (links: ``rewrite_links``)."""
-    for element in article.find_all(id=True):
-        element["id"] = local_id(page, attribute(element, "id"))
-    for name in ("for", "aria-labelledby", "aria-describedby", "aria-controls"):
-        for element in article.select(f"[{name}]"):
-            element[name] = " ".join(local_id(page, value) for value in attribute(element, name).split())
-    # Inline SVG (formulas typeset at build time): <use href="#glyph"> and url(#…) in attributes.
-    for element in article.find_all(lambda tag: tag.name != "a"):
+    """Give every id of the page, and every reference to one, the page's prefix (links: ``rewrite_links``).
+
+    One pass over the article's elements (a page's inline SVG formulas make tens of thousands)."""
+    for element in article.find_all(True):
         for name, value in list(element.attrs.items()):
-            if not isinstance(value, str):
+            if name == "id":
+                element["id"] = local_id(page, attribute(element, "id"))
+            elif name in REFERENCES:
+                element[name] = " ".join(local_id(page, one_id) for one_id in attribute(element, name).split())
+            elif not isinstance(value, str) or element.name == "a":
                 continue
-            if name in ("href", "xlink:href") and value.startswith("#"):
+            # Inline SVG (formulas typeset at build time): <use href="#glyph"> and url(#…) in attributes.
+            elif name in ("href", "xlink:href") and value.startswith("#"):
                 element[name] = "#" + local_id(page, value[1:])
             elif "url(#" in value:
                 element[name] = re.sub(r"url\(#([^)]+)\)", lambda match: f"url(#{local_id(page, match.group(1))})", value)
@@ -179,13 +183,14 @@ def prefix_ids(article: Tag, page: SitePage) -> None:
 
 def absolute_resources(article: Tag, page: SitePage) -> None:
     """Make every image (and the like) root-relative, so the print page finds it wherever it is served."""
-    for element, name in ((e, a) for a in ("src", "data") for e in article.select(f"[{a}]")):
-        value = attribute(element, name)
-        if not value.startswith(("data:", "http:", "https:", "//")):
-            element[name] = urljoin("/" + page.url, value)
-    for image in article.find_all("img"):
-        for name in SCREEN_ATTRIBUTES:
-            image.attrs.pop(name, None)
+    for element in article.find_all(True):
+        for name in ("src", "data"):
+            value = element.get(name)
+            if isinstance(value, str) and not value.startswith(("data:", "http:", "https:", "//")):
+                element[name] = urljoin("/" + page.url, value)
+        if element.name == "img":
+            for name in SCREEN_ATTRIBUTES:
+                element.attrs.pop(name, None)
 
 
 def figure_code_links(article: Tag, page: SitePage, root: str | None) -> None:
