@@ -18,11 +18,8 @@ EXTERNAL = re.compile(r"^(https?:)?//", re.IGNORECASE)
 
 
 def parse(path: Path) -> BeautifulSoup:
-    """A page's own parse, for a test that takes parts out of it."""
+    """A page's own parse, for a test that takes parts out of it (the others read `parsed_page`'s shared one)."""
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-
-
-soup_of = parsed_page  # most tests only read a page: one parse of each for all of them
 
 
 def article(soup: BeautifulSoup) -> BeautifulSoup:
@@ -77,7 +74,7 @@ def test_no_raw_tex_in_the_built_page(site: Path, source: str, lang: str) -> Non
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("source", PAGES)
 def test_every_formula_is_typeset_svg_with_mathml(site: Path, source: str, lang: str) -> None:
-    soup = soup_of(built_path(site, source, lang))
+    soup = parsed_page(built_path(site, source, lang))
     for wrapper in soup.select(".arithmatex"):
         containers = wrapper.select("mjx-container")
         assert len(containers) == 1, f"{source} ({lang}): a formula wrapper holds {len(containers)} typeset formulas: {str(wrapper)[:200]}"
@@ -92,7 +89,7 @@ def test_every_formula_is_typeset_svg_with_mathml(site: Path, source: str, lang:
 def test_no_math_engine_on_any_page(site: Path) -> None:
     assert not (site / "assets" / "mathjax").exists(), "MathJax's browser bundle is still copied into the site"
     for page in site.rglob("*.html"):
-        for script in soup_of(page).find_all("script"):
+        for script in parsed_page(page).find_all("script"):
             source = (script.get("src") or "") + (script.string or "")
             assert not re.search(r"mathjax|katex", source, re.IGNORECASE), f"{page.relative_to(site)} loads or configures a math engine: {source[:120]}"
 
@@ -100,7 +97,7 @@ def test_no_math_engine_on_any_page(site: Path) -> None:
 def test_no_resource_from_another_host(site: Path) -> None:
     offenders: list[str] = []
     for page in site.rglob("*.html"):
-        soup = soup_of(page)
+        soup = parsed_page(page)
         for tag, attribute in (("script", "src"), ("link", "href"), ("img", "src"), ("iframe", "src"), ("source", "src")):
             for node in soup.find_all(tag):
                 if tag == "link" and set(node.get("rel") or []) & {"canonical", "alternate"}:
@@ -120,7 +117,7 @@ def test_no_resource_from_another_host(site: Path) -> None:
 @pytest.mark.parametrize("source", PAGES)
 def test_language_links_point_to_the_counterpart(site: Path, source: str, lang: str) -> None:
     page = built_path(site, source, lang)
-    soup = soup_of(page)
+    soup = parsed_page(page)
     own_url = page_url(source, lang)
     links = {a["hreflang"]: a["href"] for a in soup.select("a.md-select__link[hreflang]")}
     assert set(links) == set(LANGUAGES), f"language switcher on {own_url} lists {sorted(links)}"
@@ -134,7 +131,7 @@ def test_language_links_point_to_the_counterpart(site: Path, source: str, lang: 
 def test_headings_have_the_same_meaningful_anchors_in_both_languages(site: Path, source: str) -> None:
     anchors = {}
     for lang in LANGUAGES:
-        content = article(soup_of(built_path(site, source, lang)))
+        content = article(parsed_page(built_path(site, source, lang)))
         ids = [h["id"] for h in content.find_all(re.compile("^h[1-6]$")) if h.get("id")]
         meaningless = [i for i in ids if re.fullmatch(r"_?\d*", i)]
         assert not meaningless, f"{source} ({lang}) has meaningless heading anchors {meaningless}"
@@ -148,13 +145,13 @@ def test_internal_links_and_anchors_resolve(site: Path) -> None:
 
     def ids_of(path: Path) -> set[str]:
         if path not in ids_cache:
-            ids_cache[path] = {node["id"] for node in soup_of(path).find_all(id=True)}
+            ids_cache[path] = {node["id"] for node in parsed_page(path).find_all(id=True)}
         return ids_cache[path]
 
     for page in site.rglob("*.html"):
         if page.name == "404.html":
             continue
-        for a in soup_of(page).select("article a[href]"):
+        for a in parsed_page(page).select("article a[href]"):
             href = a["href"]
             if EXTERNAL.match(href) or href.startswith(("mailto:", "data:")):
                 continue
@@ -183,7 +180,7 @@ def test_the_search_index_has_formulas_as_plain_text(site: Path) -> None:
 @pytest.mark.parametrize("source", [page for page in PAGES if page.endswith(".md")])
 def test_a_chinese_caption_has_no_space_before_its_code_link(site: Path, source: str) -> None:
     # “……。绘图代码”, not “……。 绘图代码”: Chinese puts no space after full-width punctuation.
-    soup = soup_of(built_path(site, source, "zh"))
+    soup = parsed_page(built_path(site, source, "zh"))
     for link in soup.select("figcaption a.figure-source"):
         before = link.previous_sibling
         text = before if isinstance(before, str) else (before.get_text() if before is not None else "")
