@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,10 +39,14 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
     prefix = "/"
 
+    def send_head(self):  # type: ignore[no-untyped-def]
+        if not unquote(urlsplit(self.path).path).startswith(self.prefix):
+            self.send_error(404, "outside the site's prefix")
+            return None
+        return super().send_head()
+
     def translate_path(self, path: str) -> str:
         path = unquote(urlsplit(path).path)
-        if not path.startswith(self.prefix):
-            return os.path.join(self.directory, "\0outside-the-prefix")  # never exists → 404
         return super().translate_path("/" + path[len(self.prefix):])
 
     def log_message(self, format: str, *args: Any) -> None:
