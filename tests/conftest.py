@@ -30,7 +30,7 @@ DEPLOY_ENV = {"SITE_URL": SITE_URL, "REPO_URL": REPO_URL, "REPO_NAME": REPO_NAME
 # heaviest thing it needs: Chromium (the ``browser`` fixture, or the PDFs made with it), else a built
 # site (the ``site`` fixture, or a build of its own, marked ``build`` by hand), else it is a unit test.
 # ``pytest -m "not browser"`` is the loop without Chromium, ``pytest -m unit`` the one without a build.
-BROWSER_FIXTURES = {"browser", "pdf_site"}
+BROWSER_FIXTURES = {"browser", "tabs", "pdf_site"}
 BUILD_FIXTURES = {"site"}
 
 
@@ -125,6 +125,16 @@ def browser():
         chromium = launch(playwright)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def tabs(browser):
+    """Tabs that the browser tests borrow and give back reset (browser_support.Tabs)."""
+    from browser_support import Tabs
+
+    pool = Tabs(browser)
+    yield pool
+    pool.close()
 
 
 @pytest.fixture(scope="session")

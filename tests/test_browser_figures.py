@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import DESKTOP, PHONE, LocalOnly, SiteServer
+from browser_support import DESKTOP, PHONE, SiteServer
 from site_pages import page_url
 
 # (language, scheme, window, how it is opened, page, which figure: its file name starts so)
@@ -45,9 +45,9 @@ ZOOMED_JS = """() => {
 
 @pytest.mark.parametrize(("lang", "scheme", "viewport", "how", "source", "name"), CASES,
                          ids=[f"{lang}-{scheme}-{viewport['width']}px-{how}-{name or source}" for lang, scheme, viewport, how, source, name in CASES])
-def test_a_figure_opens_large(browser, server: SiteServer, lang: str, scheme: str, viewport: dict, how: str, source: str, name: str) -> None:
+def test_a_figure_opens_large(tabs, server: SiteServer, lang: str, scheme: str, viewport: dict, how: str, source: str, name: str) -> None:
     phone = viewport is PHONE
-    with LocalOnly(browser, server, viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone) as tab:
+    with tabs.open(server, viewport=viewport, color_scheme=scheme, has_touch=phone, is_mobile=phone) as tab:
         page = tab.page
         tab.open(page_url(source, lang))
         # Figures are lazy (only the shown scheme's is fetched): the reader scrolls to it first.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import LocalOnly, SiteServer
+from browser_support import DESKTOP, LocalOnly, SiteServer
 from site_pages import page_url
 
 SCROLL_TO_END_JS = """async () => {
@@ -25,7 +25,7 @@ def figure_requests(requests: list[str]) -> set[str]:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_page_downloads_the_figures_of_one_scheme_and_the_toggle_brings_the_other(browser, server: SiteServer, scheme: str) -> None:
     other = "dark" if scheme == "light" else "light"
-    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}, color_scheme=scheme) as tab:
+    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme=scheme) as tab:
         requests: list[str] = []
         tab.page.on("request", lambda request: requests.append(request.url))
         tab.open(page_url("worked-example.md", "zh"))
@@ -55,8 +55,8 @@ GLYPHS_JS = """() => {
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_formulas_draw_from_the_pages_shared_glyphs_in_the_article_and_the_table_of_contents(browser, server: SiteServer, lang: str) -> None:
-    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+def test_formulas_draw_from_the_pages_shared_glyphs_in_the_article_and_the_table_of_contents(tabs, server: SiteServer, lang: str) -> None:
+    with tabs.open(server, viewport=DESKTOP) as tab:
         tab.open(page_url("why-sqrt-dk.md", lang))
         found = tab.page.evaluate(GLYPHS_JS)
         assert found["uses"] > 100 and not found["missing"], found
@@ -65,8 +65,8 @@ def test_formulas_draw_from_the_pages_shared_glyphs_in_the_article_and_the_table
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_emoji_are_drawn_with_the_sites_font(browser, server: SiteServer, lang: str) -> None:
-    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+def test_the_emoji_are_drawn_with_the_sites_font(tabs, server: SiteServer, lang: str) -> None:
+    with tabs.open(server, viewport=DESKTOP) as tab:
         tab.open(page_url("why-three-matrices.md", lang))
         tab.page.evaluate("() => document.fonts.ready")
         cdp = tab.context.new_cdp_session(tab.page)
@@ -75,14 +75,15 @@ def test_the_emoji_are_drawn_with_the_sites_font(browser, server: SiteServer, la
         root = cdp.send("DOM.getDocument")["root"]["nodeId"]
         heading = cdp.send("DOM.querySelector", {"nodeId": root, "selector": "article h1"})["nodeId"]
         fonts = {font["familyName"]: font["glyphCount"] for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": heading})["fonts"]}
+        cdp.detach()  # the tab goes on to other tests (browser_support.Tabs)
         assert fonts.get("Noto Emoji") == 1, f"📌 is drawn with {fonts}"
         assert tab.page.evaluate("() => document.fonts.check('16px \"QKV Emoji\"', '📌')")
         assert not tab.foreign
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_captions_code_link_opens_the_code_that_drew_the_figure(browser, server: SiteServer, lang: str) -> None:
-    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+def test_a_captions_code_link_opens_the_code_that_drew_the_figure(tabs, server: SiteServer, lang: str) -> None:
+    with tabs.open(server, viewport=DESKTOP) as tab:
         tab.open(page_url("worked-example.md", lang))
         tab.page.locator("figcaption a.figure-source").first.click()
         tab.page.wait_for_function("() => document.querySelector('details.figure-code').open")
@@ -93,7 +94,7 @@ def test_a_captions_code_link_opens_the_code_that_drew_the_figure(browser, serve
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_search_is_fetched_when_the_reader_goes_to_search(browser, server: SiteServer, lang: str) -> None:
-    with LocalOnly(browser, server, viewport={"width": 1280, "height": 900}) as tab:
+    with LocalOnly(browser, server, viewport=DESKTOP) as tab:
         requests: list[str] = []
         tab.page.on("request", lambda request: requests.append(request.url))
         tab.open(page_url("worked-example.md", lang))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_support import PHONE, LocalOnly, SiteServer
+from browser_support import PHONE, SiteServer
 from site_pages import page_url
 
 
@@ -27,10 +27,10 @@ CELLS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper .highlight-
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_notebook_code_does_not_wrap_on_a_phone(browser, server: SiteServer, lang: str) -> None:
+def test_notebook_code_does_not_wrap_on_a_phone(tabs, server: SiteServer, lang: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    with LocalOnly(browser, server, viewport=PHONE, color_scheme="light", has_touch=True) as tab:
+    with tabs.open(server, viewport=PHONE, color_scheme="light", has_touch=True) as tab:
         tab.open(page_url("notebook.ipynb", lang))
         tab.page.wait_for_function("() => document.readyState === 'complete'")
         cells = tab.page.evaluate(CELLS_JS)

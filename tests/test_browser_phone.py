@@ -12,7 +12,7 @@ import pytest
 from bs4 import BeautifulSoup
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_support import DESKTOP, PHONE, READY_JS, LocalOnly, SiteServer
+from browser_support import DESKTOP, PHONE, READY_JS, SiteServer
 from conftest import SITE_URL
 from site_pages import page_url
 
@@ -55,8 +55,8 @@ TABLE_FORMULAS_JS = r"""() => [...document.querySelectorAll("article table mjx-c
 
 
 @pytest.mark.parametrize(("lang", "scheme"), CASES)
-def test_formulas_in_tables_are_as_large_as_the_text_on_a_phone(browser, server: SiteServer, lang: str, scheme: str) -> None:
-    with LocalOnly(browser, server, viewport=PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as tab:
+def test_formulas_in_tables_are_as_large_as_the_text_on_a_phone(tabs, server: SiteServer, lang: str, scheme: str) -> None:
+    with tabs.open(server, viewport=PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as tab:
         checked = 0
         for source in TABLE_PAGES:
             tab.open(page_url(source, lang))
@@ -99,11 +99,11 @@ NOTEBOOK_FORMULAS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_notebook_display_formulas_are_whole_and_reachable_by_keyboard(
-    browser, server: SiteServer, lang: str, viewport: dict
+    tabs, server: SiteServer, lang: str, viewport: dict
 ) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    with LocalOnly(browser, server, viewport=viewport, color_scheme="light") as tab:
+    with tabs.open(server, viewport=viewport, color_scheme="light") as tab:
         page = tab.page
         tab.open(page_url("notebook.ipynb", lang))
         wait_until(page, "() => document.readyState === 'complete'", "the notebook to finish loading")
@@ -139,9 +139,9 @@ def playground_state(page) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("start", ["zh", "en"])
-def test_the_playground_keeps_its_numbers_after_a_scroll(browser, server: SiteServer, start: str) -> None:
+def test_the_playground_keeps_its_numbers_after_a_scroll(tabs, server: SiteServer, start: str) -> None:
     other = "en" if start == "zh" else "zh"
-    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light") as tab:
+    with tabs.open(server, viewport=DESKTOP, color_scheme="light") as tab:
         page = tab.page
         tab.open(page_url("playground.md", start))
         page.wait_for_selector(f".qkv-playground[data-qkv-ready] {CELL}")
@@ -173,8 +173,8 @@ def test_the_playground_keeps_its_numbers_after_a_scroll(browser, server: SiteSe
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
 
 
-def test_an_older_link_with_the_state_in_the_hash_moves_it_into_the_query(browser, server: SiteServer) -> None:
-    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light") as tab:
+def test_an_older_link_with_the_state_in_the_hash_moves_it_into_the_query(tabs, server: SiteServer) -> None:
+    with tabs.open(server, viewport=DESKTOP, color_scheme="light") as tab:
         page = tab.page
         state = "p=article&t=a,b&x=3,0;0,1&q=1,0;0,1&k=1,0;0,1&v=1,0;0,1&s=none&m=0"
         tab.open(page_url("playground.md", "en") + "#" + state)
@@ -211,8 +211,8 @@ RING_JS = r"""(input) => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_radios_and_the_checkbox_show_a_focus_ring(browser, server: SiteServer, scheme: str) -> None:
-    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme=scheme) as tab:
+def test_radios_and_the_checkbox_show_a_focus_ring(tabs, server: SiteServer, scheme: str) -> None:
+    with tabs.open(server, viewport=DESKTOP, color_scheme=scheme) as tab:
         page = tab.page
         tab.open(page_url("playground.md", "zh"))
         page.wait_for_selector(".qkv-playground[data-qkv-ready] input[data-role='causal']")

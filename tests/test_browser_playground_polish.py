@@ -12,22 +12,16 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import DESKTOP
-from test_playground import ROOT_SELECTOR, cell, displayed, expected, open_page, state_hash, url_of
+from test_playground import ROOT_SELECTOR, page, cell, displayed, expected, open_page, state_hash, url_of
 
 INTEGER = re.compile(r"-?\d+")
 DECIMAL = re.compile(r"-?\d+\.\d\d|<0\.01")
 
 
 @pytest.fixture
-def tab(browser):
-    context = browser.new_context(viewport=DESKTOP)
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    yield page
-    context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+def tab(page):
+    """test_playground's page: a desktop tab, checked for JavaScript errors and requests to other hosts."""
+    return page
 
 
 def masked_cells(root) -> dict[str, list[tuple[int, int]]]:
@@ -41,19 +35,15 @@ def masked_cells(root) -> dict[str, list[tuple[int, int]]]:
 
 
 @pytest.mark.parametrize("width", [375, 1280])
-def test_a_cell_shows_its_whole_value(browser, server, width: int) -> None:
-    context = browser.new_context(viewport={"width": width, "height": 800})
-    try:
-        page = context.new_page()
-        root = open_page(page, url_of(server, "en"))
+def test_a_cell_shows_its_whole_value(tabs, server, width: int) -> None:
+    with tabs.open(server, viewport={"width": width, "height": 800}) as opened:
+        root = open_page(opened.page, url_of(server, "en"))
         for text in ("123.456", "-0.0625", "1"):
             target = cell(root, "x", 0, 1)
             target.fill(text)
             clipped = target.evaluate("n => n.scrollWidth - n.clientWidth")
             assert clipped <= 0, f"{text!r} is cut off by {clipped} px at {width} px"
-        assert page.evaluate("document.scrollingElement.scrollWidth") <= width
-    finally:
-        context.close()
+        assert opened.page.evaluate("document.scrollingElement.scrollWidth") <= width
 
 
 def test_cells_take_a_minus_from_a_phone_keyboard(tab, server) -> None:
@@ -214,10 +204,9 @@ def _contrast(a, b) -> float:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_more_attention_is_a_stronger_colour_in_the_playground(browser, server, scheme: str) -> None:
-    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
-    try:
-        page = context.new_page()
+def test_more_attention_is_a_stronger_colour_in_the_playground(tabs, server, scheme: str) -> None:
+    with tabs.open(server, viewport=DESKTOP, color_scheme=scheme) as opened:
+        page = opened.page
         root = open_page(page, url_of(server, "en"))
         root.locator('select[data-role="preset"]').select_option("it-animal")  # weights from 0.01 to 0.83
         cells = root.evaluate(
@@ -236,5 +225,3 @@ def test_more_attention_is_a_stronger_colour_in_the_playground(browser, server, 
         assert against_page[-1] > against_page[0] + 0.5
         worst = min(_contrast(_rgb(c["fg"]), _rgb(c["bg"])) for c in cells)
         assert worst >= 4.5, f"a weight's number is {worst:.2f}:1 on its cell"
-    finally:
-        context.close()

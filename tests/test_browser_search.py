@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_support import DESKTOP, LocalOnly, SiteServer
+from browser_support import DESKTOP, SiteServer
 from conftest import SITE_URL
 from site_pages import page_url
 
@@ -65,8 +65,8 @@ def test_each_language_has_its_own_clean_index(site: Path, lang: str) -> None:
 
 
 @pytest.mark.parametrize(("lang", "query", "expected"), SEARCHES, ids=[f"{lang}-{query}" for lang, query, _ in SEARCHES])
-def test_result_count_matches_the_list(browser, server: SiteServer, lang: str, query: str, expected: str) -> None:
-    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light") as tab:
+def test_result_count_matches_the_list(tabs, server: SiteServer, lang: str, query: str, expected: str) -> None:
+    with tabs.open(server, viewport=DESKTOP, color_scheme="light") as tab:
         page = tab.page
         tab.open(page_url("worked-example.md", lang))
         box = page.locator("input.md-search__input")

@@ -127,20 +127,16 @@ STYLE_JS = r"""() => {
 }"""
 
 
-def open_worked_example(browser, site: Path, lang: str, **options):
-    server = SiteServer(site, SUBPATH).__enter__()
-    context = browser.new_context(**options)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    page.goto(server.url(page_url("worked-example.md", lang)), wait_until="load")
-    return server, context, page
+def open_worked_example(tab, lang: str):
+    tab.page.goto(tab.server.url(page_url("worked-example.md", lang)), wait_until="load")
+    return tab.page
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_formulas_take_the_text_colour_and_are_no_tab_stops(browser, site: Path, lang: str, scheme: str) -> None:
-    server, context, page = open_worked_example(browser, site, lang, color_scheme=scheme, viewport=DESKTOP)
-    try:
+def test_formulas_take_the_text_colour_and_are_no_tab_stops(tabs, server: SiteServer, lang: str, scheme: str) -> None:
+    with tabs.open(server, color_scheme=scheme, viewport=DESKTOP) as tab:
+        page = open_worked_example(tab, lang)
         page.wait_for_function("(scheme) => document.body.getAttribute('data-md-color-scheme') === scheme",
                                arg="slate" if scheme == "dark" else "default")
         found = page.evaluate(STYLE_JS)
@@ -153,16 +149,12 @@ def test_formulas_take_the_text_colour_and_are_no_tab_stops(browser, site: Path,
         page.evaluate("() => { document.documentElement.style.fontSize = '200%'; }")
         after = page.evaluate(STYLE_JS)["widths"]
         assert all(b > 1.5 * a for a, b in zip(before, after)), f"formulas do not grow with the font size: {before} → {after}"
-    finally:
-        context.close()
-        server.__exit__()
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_formulas_on_a_phone(browser, site: Path, lang: str) -> None:
-    server, context, page = open_worked_example(browser, site, lang, viewport=PHONE,
-                                                device_scale_factor=1, has_touch=True)
-    try:
+def test_formulas_on_a_phone(tabs, server: SiteServer, lang: str) -> None:
+    with tabs.open(server, viewport=PHONE, device_scale_factor=1, has_touch=True) as tab:
+        page = open_worked_example(tab, lang)
         found = page.evaluate(STYLE_JS)
         assert found["inlineBoxes"] == 0, f"{found['inlineBoxes']} inline formulas are boxes of their own (scroll boxes)"
         assert not found["pageScrolls"], "the worked example scrolls sideways on a phone"
@@ -173,6 +165,3 @@ def test_formulas_on_a_phone(browser, site: Path, lang: str) -> None:
         assert found["fullStops"], "no inline formula followed by punctuation on the worked example"
         for stop in found["fullStops"]:
             assert stop["stopTop"] < stop["svgBottom"] and stop["stopBottom"] > stop["svgTop"], f"the punctuation after a formula dropped to the next line: {stop}"
-    finally:
-        context.close()
-        server.__exit__()

@@ -8,16 +8,16 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import DESKTOP, READY_JS, LocalOnly, SiteServer
+from browser_support import DESKTOP, READY_JS, SiteServer
 from site_pages import page_url
 
 SECTION = "step-3"
 
 
 @pytest.mark.parametrize("start", ["zh", "en"])
-def test_language_switch_keeps_the_section_scrolled_to(browser, server: SiteServer, start: str) -> None:
+def test_language_switch_keeps_the_section_scrolled_to(tabs, server: SiteServer, start: str) -> None:
     other = "en" if start == "zh" else "zh"
-    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="light") as tab:
+    with tabs.open(server, viewport=DESKTOP, color_scheme="light") as tab:
         page = tab.page
         tab.open(page_url("worked-example.md", start))
         assert urlsplit(page.url).fragment == "", f"the page opened at {page.url}"

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from browser_support import DESKTOP, PHONE, SiteServer
+from browser_support import CLIPBOARD, DESKTOP, PHONE, SiteServer
 from qkv import attention_scores, causal_mask, project, scaled_dot_product_attention, self_attention
 from qkv.analysis import scaling_factor
 from qkv.examples import it_animal_sentence, worked_example
@@ -37,15 +37,14 @@ MESSAGES = {  # the short message next to a matrix, per language and kind of mis
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport=DESKTOP)
-    context.grant_permissions(["clipboard-read", "clipboard-write"])
-    tab = context.new_page()
+def page(tabs, server):
     errors: list[str] = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    yield tab
-    context.close()
+    with tabs.open(server, viewport=DESKTOP, permissions=CLIPBOARD) as tab:
+        tab.listen("pageerror", lambda error: errors.append(str(error)))
+        yield tab.page
+        foreign = list(tab.foreign)
     assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not foreign, f"requests to other hosts: {foreign}"
 
 
 # ---- helpers ----
@@ -389,27 +388,23 @@ def test_the_compact_playground_on_the_worked_example(page, server, lang: str) -
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_playground_fits_a_phone(browser, server, lang: str) -> None:
-    context = browser.new_context(viewport=PHONE)
-    try:
-        tab = context.new_page()
+def test_the_playground_fits_a_phone(tabs, server, lang: str) -> None:
+    with tabs.open(server, viewport=PHONE) as opened:
+        tab = opened.page
         root = open_page(tab, url_of(server, lang))
         root.locator('select[data-role="preset"]').select_option("it-animal")
         assert tab.evaluate("document.scrollingElement.scrollWidth") <= 375, "the page scrolls sideways at 375 px"
         weights = root.locator('[data-block="weights"] .qkv-pg-scroll')
         assert weights.evaluate("n => n.scrollWidth > n.clientWidth"), "the 12×12 weights should scroll inside their box"
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_axe_finds_nothing_serious_in_any_state(browser, server, lang: str, scheme: str) -> None:
+def test_axe_finds_nothing_serious_in_any_state(tabs, server, lang: str, scheme: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
-    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
-    try:
-        tab = context.new_page()
+    with tabs.open(server, viewport=DESKTOP, color_scheme=scheme) as opened:
+        tab = opened.page
         root = open_page(tab, url_of(server, lang))
         found = []
 
@@ -440,5 +435,3 @@ def test_axe_finds_nothing_serious_in_any_state(browser, server, lang: str, sche
                                              root.querySelectorAll('[aria-invalid="true"]').length]""")
         assert state[:2] == [True, True] and state[2] >= 1, f"the last state is not all of its changes at once: {state}"
         assert not found, "\n".join(sorted(set(found)))
-    finally:
-        context.close()
