@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import DESKTOP, LocalOnly, SiteServer
+from browser_support import DESKTOP, SiteServer
 from site_pages import page_url
 
 # At most this many A4 pages (4 for any other page printed here).
@@ -75,8 +75,8 @@ def first_page_corner(pdf: bytes) -> tuple[int, int, int]:
 
 
 @pytest.mark.parametrize(("lang", "source", "scheme"), CASES, ids=[f"{lang}-{source[:-3]}-{scheme}" for lang, source, scheme in CASES])
-def test_print(browser, server: SiteServer, lang: str, source: str, scheme: str) -> None:
-    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme=scheme) as tab:
+def test_print(tabs, server: SiteServer, lang: str, source: str, scheme: str) -> None:
+    with tabs.open(server, viewport=DESKTOP, color_scheme=scheme) as tab:
         tab.open(page_url(source, lang))
         page = tab.page
         page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach((img) => { img.loading = 'eager'; })")
@@ -96,9 +96,12 @@ def test_print(browser, server: SiteServer, lang: str, source: str, scheme: str)
         assert not printed["navigation"], f"{where}: navigation prints: {printed['navigation']}"
         assert printed["paperScheme"] == "light", f"{where}: the sheet is filled for color-scheme {printed['paperScheme']}"
         assert max(printed["ink"][:3]) < 100, f"{where}: the text prints in rgb{tuple(printed['ink'])}, not dark ink"
-        pages = pdf_pages(page.pdf(format="A4"))
-        if shutil.which("pdftoppm"):  # with "background graphics" on, the margins are white paper too
-            corner = first_page_corner(page.pdf(format="A4", print_background=True))
+        # One print, with "background graphics" on: backgrounds only paint, they move nothing, so the
+        # page count is the same without them, and with them the margins must be white paper too.
+        pdf = page.pdf(format="A4", print_background=True)
+        pages = pdf_pages(pdf)
+        if shutil.which("pdftoppm"):
+            corner = first_page_corner(pdf)
             assert min(corner) > 240, f"{where}: with backgrounds, the page's margin prints as rgb{corner}"
         assert pages <= MAX_PAGES.get(source, 4), f"{where} takes {pages} A4 pages"
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
