@@ -28,23 +28,34 @@ DEPLOY_ENV = {"SITE_URL": SITE_URL, "REPO_URL": REPO_URL, "REPO_NAME": REPO_NAME
 
 # The three layers of the suite (markers declared in pyproject.toml). A test is in the layer of the
 # heaviest thing it needs: Chromium (the ``browser`` fixture, or the PDFs made with it), else a built
-# site (the ``site`` fixture, or a build of its own, marked ``build`` by hand), else it is a unit test.
+# site (the session's ``site``, test_links_out's ``plain_site``, or a small build of its own, marked
+# ``build`` by hand), else it is a unit test.
 # ``pytest -m "not browser"`` is the loop without Chromium, ``pytest -m unit`` the one without a build.
 BROWSER_FIXTURES = {"browser", "tabs", "pdf_site"}
-BUILD_FIXTURES = {"site"}
+BUILD_FIXTURES = {"site", "plain_site"}
+OWN_BUILD_FIXTURES = {"plain_site"}  # a whole build besides the session's
 
 
 # The order files are handed to the two pytest-xdist workers (--dist loadfile: a file's tests stay on one
-# worker, so its module fixtures are made once): the longest file first, as its worker builds the site;
-# the unit files next, which the other worker runs meanwhile; then the files of the built site.
+# worker, so its module fixtures are made once; --no-loadscope-reorder: this order, not xdist's own by
+# number of tests). Each worker takes the next file when it runs short, so the order decides how the
+# two end: the longest file first (its worker builds the site for both), the unit files next (the other
+# worker runs them while the site is built), then the browser files and last the built-HTML files;
+# within a layer, the files that make a build of their own first, then those with more tests.
 FIRST_FILE = "tests/test_browser.py"
-LAYER_ORDER = {"unit": 1, "build": 2, "browser": 3}
+LAYERS = ("unit", "build", "browser")  # lightest to heaviest: a file is in the layer of its heaviest test
+POSITION = {"unit": 1, "browser": 2, "build": 3}  # where a layer's files go in the order
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    file_rank: dict[str, int] = {}
+    file_layer: dict[str, str] = {}
+    file_tests: dict[str, int] = {}
+    own_build: set[str] = set()
     for item in items:
         needs = set(getattr(item, "fixturenames", ()))
+        path = item.nodeid.split("::")[0]
+        if item.get_closest_marker("build") or needs & OWN_BUILD_FIXTURES:
+            own_build.add(path)
         if item.get_closest_marker("browser") or needs & BROWSER_FIXTURES:
             layer = "browser"
         elif item.get_closest_marker("build") or needs & BUILD_FIXTURES:
@@ -52,9 +63,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         else:
             layer = "unit"
         item.add_marker(getattr(pytest.mark, layer))
-        path = item.nodeid.split("::")[0]
-        file_rank[path] = 0 if path == FIRST_FILE else max(file_rank.get(path, 0), LAYER_ORDER[layer])
-    items.sort(key=lambda item: file_rank[item.nodeid.split("::")[0]])  # stable: each file keeps its own order
+        file_layer[path] = max(file_layer.get(path, "unit"), layer, key=LAYERS.index)
+        file_tests[path] = file_tests.get(path, 0) + 1
+
+    def rank(path: str) -> tuple[int, bool, int]:
+        return (0, False, 0) if path == FIRST_FILE else (POSITION[file_layer[path]], path not in own_build, -file_tests[path])
+
+    items.sort(key=lambda item: rank(item.nodeid.split("::")[0]))  # stable: each file keeps its own order
 
 
 def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml", deploy_env: bool = True) -> subprocess.CompletedProcess[str]:

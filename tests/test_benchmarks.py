@@ -85,6 +85,7 @@ def test_quick_mode_saves_nothing_without_output() -> None:
     assert committed_results() == before
 
 
+@pytest.mark.browser  # the script loads the page in Chromium to count what a reader's browser requests
 def test_site_build_quick_measures_the_built_page(site: Path, tmp_path: Path) -> None:
     # Uses the session's strict build (shared with the other site tests): no extra build here.
     before = committed_results()

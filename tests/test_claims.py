@@ -234,6 +234,7 @@ def test_the_repeats_each_implementation_had_are_said(with_results: ResultsProje
 # The build ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.build  # builds a small site of its own
 def test_a_false_claim_stops_the_strict_build_naming_the_page_and_the_sentence(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
