@@ -40,8 +40,7 @@ def expected_formulas(site: Path, lang: str, source: str) -> int:
     wrapped (one ``.arithmatex`` each, written ones and those markdown-exec generated, counted in the
     built article). A notebook: the $…$ / $$…$$ / \\(…\\) / \\[…\\] of its markdown cells."""
     if not source.endswith(".ipynb"):
-        soup = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser")
-        article = soup.select_one("article.md-content__inner")
+        article = built_page(site, source, lang).select_one("article.md-content__inner")
         return len(article.select(".arithmatex")) if article else 0
     count = 0
     notebook = json.loads((ROOT / "docs" / lang / source).read_text(encoding="utf-8"))
@@ -70,5 +69,17 @@ def print_html(site: Path, lang: str) -> str:
 
 @cache  # many tests read the same built page: each file is parsed once per test process
 def parsed_page(path: Path) -> BeautifulSoup:
-    """A built HTML file, parsed; shared by every caller, so read it and never change it."""
+    """A built HTML file, parsed; shared by every caller, so read it and never change it (a test that
+    takes parts out parses its own copy)."""
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def built_page(site: Path, source: str, lang: str) -> BeautifulSoup:
+    """The built page ``source`` of ``lang``, parsed once per process (`parsed_page`: read it, never change it)."""
+    return parsed_page(built_path(site, source, lang))
+
+
+@cache  # test_links_out and test_pdf read the same print page
+def parsed_print_page(site: Path, lang: str) -> BeautifulSoup:
+    """`print_html`, parsed once per process: read it, never change it."""
+    return BeautifulSoup(print_html(site, lang), "html.parser")

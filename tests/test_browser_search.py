@@ -97,17 +97,15 @@ def test_result_count_matches_the_list(tabs, server: SiteServer, lang: str, quer
 
 
 def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
-    from bs4 import BeautifulSoup
-
     from qkv_site.builder import material_search
-    from site_pages import built_path
+    from site_pages import built_page
 
     for lang in ("zh", "en"):
         config = index(site, lang)["config"]
         assert "stemmer" not in config["pipeline"], f"the {lang} index stems its words, which Material's prefix queries never match"
         assert re.search(config["separator"], "scaling,") and re.search(config["separator"], "Attention（"), config["separator"]
         texts = "".join(doc["title"] + doc["text"] for doc in index(site, lang)["docs"]).replace("\u200b", "")
-        page = BeautifulSoup(built_path(site, "worked-example.md", lang).read_text(encoding="utf-8"), "html.parser")
+        page = built_page(site, "worked-example.md", lang)
         solutions = [p.get_text("", strip=True) for p in page.select("details.success p")
                      if len(p.get_text(strip=True)) > 20 and not p.select(".arithmatex, mjx-container, math, code")]
         assert solutions, f"the {lang} worked example has no folded solution to look for"

@@ -8,7 +8,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 
 from english_style import miscapitalised, symbols_in_sentence, wrong_spellings
-from site_pages import built_path, nav_sources
+from site_pages import built_page, nav_sources
 
 # Formulas, code and quoted interface text are not sentences.
 NOT_PROSE = "code, pre, .arithmatex, script, style, svg, kbd"
@@ -25,14 +25,18 @@ def running_text(block: Tag) -> str:
 
 
 def sentences_of(html: str) -> list[str]:
-    article = BeautifulSoup(html, "html.parser").select_one("article")
+    return sentences_in(BeautifulSoup(html, "html.parser").select_one("article"))
+
+
+def sentences_in(article: Tag) -> list[str]:
+    """The running text of an article's paragraphs and list items (those outside tables, figures and navigation)."""
     blocks = [block for block in article.select("p, li") if not block.find_parent(["table", "figure", "nav"])]
     return [text for text in (running_text(block) for block in blocks) if text]
 
 
 @pytest.fixture(scope="module")
 def english_pages(site: Path) -> dict[str, list[str]]:
-    return {source: sentences_of(built_path(site, source, "en").read_text(encoding="utf-8")) for source in nav_sources()}
+    return {source: sentences_in(built_page(site, source, "en").select_one("article")) for source in nav_sources()}
 
 
 def test_the_rules_catch_a_translated_sample() -> None:
@@ -60,7 +64,7 @@ def test_no_arrows_or_not_equal_signs_in_sentences(english_pages: dict[str, list
 
 @pytest.mark.parametrize("source", nav_sources())
 def test_no_wrong_spellings(site: Path, source: str) -> None:
-    text = BeautifulSoup(built_path(site, source, "en").read_text(encoding="utf-8"), "html.parser").select_one("article").get_text(" ")
+    text = built_page(site, source, "en").select_one("article").get_text(" ")
     assert not wrong_spellings(text), f"{source}: {wrong_spellings(text)}"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+import pathlib
 from functools import cache
 from unittest import mock
 
@@ -19,8 +20,9 @@ from matplotlib.path import Path
 from matplotlib.text import Text
 
 from conftest import the_project
+from site_pages import built_path
 from qkv_site.figures.labels import LANGUAGES
-from qkv_site.figures.registry import FIGURES, SCHEMES, render_svg
+from qkv_site.figures.registry import FIGURES, SCHEMES
 from qkv_site.figures.style import LIGHT, MIN_PHONE_TEXT, PHONE_WIDTH, TEXT_CONTRAST, THEMES, contrast, rc
 
 CASES = [(name, lang, scheme) for name in FIGURES for lang in LANGUAGES for scheme in SCHEMES]
@@ -86,8 +88,10 @@ def looked_at(name: str, lang: str, scheme: str) -> tuple[Backdrop, list[str]]:
 
 
 @cache
-def svg_width_pt(name: str, lang: str, scheme: str) -> float:
-    root = ET.fromstring(render_svg(FIGURES[name], lang, scheme, the_project()))
+def svg_width_pt(site: pathlib.Path, name: str, lang: str, scheme: str) -> float:
+    """The width of the figure's SVG as the built site serves it (figures/ beside the language's home page)."""
+    svg = built_path(site, "index.md", lang).parent / "figures" / f"{name}.{scheme}.svg"
+    root = ET.fromstring(svg.read_bytes())
     width = re.fullmatch(r"([\d.]+)pt", root.get("width"))
     assert width, root.get("width")
     return float(width.group(1))
@@ -112,9 +116,9 @@ def test_every_text_reaches_4_5_to_1_on_its_background(name: str, lang: str, sch
 
 
 @pytest.mark.parametrize(("name", "lang", "scheme"), [case for case in CASES if case[2] == "light"])
-def test_every_text_is_at_least_11_px_on_a_phone(name: str, lang: str, scheme: str) -> None:
+def test_every_text_is_at_least_11_px_on_a_phone(site: pathlib.Path, name: str, lang: str, scheme: str) -> None:
     # The page shows the SVG at its own width (pt · 4/3 px) or narrower: on a phone, PHONE_WIDTH.
-    natural = svg_width_pt(name, lang, scheme) * 4 / 3
+    natural = svg_width_pt(site, name, lang, scheme) * 4 / 3
     shrink = min(1.0, PHONE_WIDTH / natural)
     small = [
         f"{text!r}: {size:g} pt → {size * 4 / 3 * shrink:.1f} px"

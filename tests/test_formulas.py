@@ -114,14 +114,12 @@ def test_a_rebuild_that_changes_no_formula_typesets_none(tmp_path: Path) -> None
 
 
 def test_a_page_carries_each_glyph_outline_once_and_every_formula_finds_its_glyphs(site: Path) -> None:
-    from bs4 import BeautifulSoup
-
     from qkv_site.formulas.pages import GLYPHS_ID
-    from site_pages import built_path, nav_sources
+    from site_pages import built_page, nav_sources
 
     for lang in ("zh", "en"):
         for source in nav_sources():
-            soup = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser")
+            soup = built_page(site, source, lang)
             uses = soup.select("mjx-container use")
             if not uses:
                 continue

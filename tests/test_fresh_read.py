@@ -19,7 +19,7 @@ from qkv_site.content.corrections import NOTE_PREFIX
 from qkv_site.figures.softmax_saturation import D_KS
 from qkv_site.content.formatting import number
 from qkv_site.content.playground import presets
-from site_pages import built_path, nav_sources
+from site_pages import built_page, nav_sources
 from test_completeness import TEX_WORD, article_text, squeeze
 
 LANGUAGES = ("zh", "en")
@@ -30,7 +30,7 @@ def source(lang: str, page: str) -> str:
 
 
 def article(site: Path, page: str, lang: str) -> BeautifulSoup:
-    return BeautifulSoup(built_path(site, page, lang).read_text(encoding="utf-8"), "html.parser").select_one("article")
+    return built_page(site, page, lang).select_one("article")  # shared: read it, never change it
 
 
 def notebook_cells(lang: str) -> list[str]:
@@ -253,7 +253,7 @@ def test_english_step_names_follow_the_style_sheet() -> None:
 
 def test_a_page_titled_like_its_heading_in_chinese_is_titled_so_in_english(site: Path) -> None:
     def titles(page: str, lang: str) -> tuple[str, str]:
-        soup = BeautifulSoup(built_path(site, page, lang).read_text(encoding="utf-8"), "html.parser")
+        soup = built_page(site, page, lang)
         nav_title = soup.title.get_text().rsplit(" - ", 1)[0]
         heading = soup.select_one("article h1").get_text().replace("¶", "").strip()
         return nav_title, heading

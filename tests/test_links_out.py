@@ -14,7 +14,7 @@ from fontTools.ttLib import TTFont
 from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
 from qkv_site.builder.emoji_font import SITE_PATH, emoji_in
 from qkv_site.project import Project
-from site_pages import built_path, nav_sources, page_url, parsed_page, print_html
+from site_pages import built_page, nav_sources, page_url, parsed_page, parsed_print_page
 
 LOCAL = re.compile(r"(?:https?:)?//(?:127\.0\.0\.1|localhost|0\.0\.0\.0)\b")
 # What a reader's browser, a crawler or the PDF reads: the pages, the sitemap, the search indexes.
@@ -32,7 +32,7 @@ def local_addresses(site: Path) -> dict[str, list[str]]:
 
 
 def print_page(site: Path, lang: str) -> BeautifulSoup:
-    return BeautifulSoup(print_html(site, lang), "html.parser")
+    return parsed_print_page(site, lang)  # shared: read it, never change it
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_no_page_of_a_plain_build_names_a_local_address(plain_site: Path) -> Non
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_plain_build_leaves_out_what_needs_an_absolute_address(plain_site: Path, lang: str) -> None:
     for source in nav_sources():
-        soup = BeautifulSoup(built_path(plain_site, source, lang).read_text(encoding="utf-8"), "html.parser")
+        soup = built_page(plain_site, source, lang)
         where = f"{lang}/{source}"
         assert not soup.select('link[rel="canonical"]'), where
         for key in ("og:url", "og:image", "twitter:image"):

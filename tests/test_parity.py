@@ -6,11 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 
 from conftest import DOCS
 from qkv_site.markdown_source import read
-from site_pages import SITE_MAP, built_path
+from site_pages import SITE_MAP, built_path, parsed_page
 
 MARKDOWN_PAGES = SITE_MAP.markdown_pages
 
@@ -33,7 +32,7 @@ def skeleton_of_source(path: Path) -> dict[str, object]:
 
 def skeleton_of_html(path: Path) -> dict[str, int]:
     """Counts of what a reader sees, generated content included."""
-    content = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser").select_one("article")
+    content = parsed_page(path).select_one("article")
     return {
         "headings": len(content.find_all(re.compile("^h[1-6]$"))),
         "display formulas": len(content.select("div.arithmatex")),

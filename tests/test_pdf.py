@@ -26,7 +26,7 @@ from qkv.examples import worked_example
 from qkv_site.content.formatting import number
 from qkv_site.markdown_source import read
 from qkv_site.tools.pdf import pdf_path
-from site_pages import built_path, nav_sources, print_html
+from site_pages import built_page, built_path, nav_sources, parsed_print_page
 
 PAGES = nav_sources()
 MAX_BYTES = 10 * 1024 * 1024
@@ -80,9 +80,10 @@ def headings(site: Path, lang: str, *sources: str) -> list[str]:
     page keeps only its title), with MATH where a formula was."""
     found: list[str] = []
     for source in sources or PAGES:
-        article = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser").select_one("article")
+        article = built_page(site, source, lang).select_one("article")  # shared: each heading is copied before it is changed
         interactive = article.select_one(".qkv-playground:not([data-compact])") is not None
-        for heading in article.find_all(re.compile("^h[1-6]$"), limit=1 if interactive else None):
+        for shared in article.find_all(re.compile("^h[1-6]$"), limit=1 if interactive else None):
+            heading = BeautifulSoup(str(shared), "html.parser")
             for node in heading.select("a.headerlink, a.anchor-link"):
                 node.decompose()
             for formula in heading.select(".arithmatex"):
@@ -225,7 +226,7 @@ def test_links_between_pages_land_on_their_page(pdf_site: Path, lang: str) -> No
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_print_page_keeps_results_and_light_figures_only(site: Path, lang: str) -> None:
-    page = BeautifulSoup(print_html(site, lang), "html.parser")
+    page = parsed_print_page(site, lang)
     tabbed = sum((DOCS / lang / source).read_text(encoding="utf-8").count('source="tabbed-right"') for source in PAGES if source.endswith(".md"))
     assert len(page.select(".exec-result")) == tabbed, "every computed result is kept, once"
     assert not page.select(".tabbed-set input[id^='exec-'], .tabbed-labels"), "a code tab is left"

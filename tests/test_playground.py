@@ -14,7 +14,6 @@ from urllib.parse import quote, urlsplit
 
 import numpy as np
 import pytest
-from bs4 import BeautifulSoup
 
 from browser_support import CLIPBOARD, DESKTOP, PHONE, SiteServer
 from qkv import attention_scores, causal_mask, project, scaled_dot_product_attention, self_attention
@@ -22,7 +21,7 @@ from qkv.analysis import scaling_factor
 from qkv.examples import it_animal_sentence, worked_example
 from qkv_site.content.formatting import factor, number
 from qkv_site.content.playground import PRESETS_ID, presets
-from site_pages import built_path
+from site_pages import built_page
 
 SCALINGS = ("none", "d_k", "sqrt_d_k")
 RESULTS = ("q", "k", "v", "scores", "scaled", "weights", "output")
@@ -145,7 +144,7 @@ def article_inputs() -> dict[str, np.ndarray]:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("page_name", ["playground", "worked-example"])
 def test_the_embedded_presets_are_what_qkv_site_playground_produces(site: Path, lang: str, page_name: str) -> None:
-    soup = BeautifulSoup(built_path(site, f"{page_name}.md", lang).read_text(encoding="utf-8"), "html.parser")
+    soup = built_page(site, f"{page_name}.md", lang)
     script = soup.find("script", id=PRESETS_ID)
     assert script is not None and script.get("type") == "application/json"
     assert json.loads(script.string) == json.loads(json.dumps(presets()))

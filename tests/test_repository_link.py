@@ -6,16 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 
 from conftest import REPO_NAME, REPO_URL, ROOT
-from site_pages import built_path, nav_sources
+from site_pages import built_page, nav_sources
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("source", nav_sources())
 def test_the_header_links_to_the_repository_without_asking_its_api(site: Path, source: str, lang: str) -> None:
-    soup = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser")
+    soup = built_page(site, source, lang)
     links = soup.select("a.md-source")
     assert links and all(link["href"] == REPO_URL for link in links)
     assert all(link.get_text(" ", strip=True) == REPO_NAME for link in links)
@@ -25,7 +24,7 @@ def test_the_header_links_to_the_repository_without_asking_its_api(site: Path, s
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_figure_caption_links_to_the_code_that_drew_it(site: Path, lang: str) -> None:
-    pages = [BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser") for source in nav_sources()]
+    pages = [built_page(site, source, lang) for source in nav_sources()]
     captions = [(soup, caption) for soup in pages for caption in soup.select("figure figcaption")]
     assert len(captions) >= 11
     for soup, caption in captions:

@@ -7,11 +7,10 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup
 
 from conftest import LANGUAGES, SITE_URL
 from qkv_site.site_map import load_site_map, site_map_of
-from site_pages import SITE_MAP
+from site_pages import SITE_MAP, parsed_page
 
 CONFIG = """\
 nav:
@@ -35,10 +34,6 @@ def resolve(page_url: str, href: str) -> str:
     path = urlsplit(urljoin(f"http://site{ROOT_PATH}{page_url.lstrip('/')}", href)).path
     assert path.startswith(ROOT_PATH), f"{href!r} on {page_url} leaves the site"
     return "/" + path.removeprefix(ROOT_PATH)
-
-
-def soup_of(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
 def test_the_map_reads_the_nav_and_the_languages_the_i18n_plugin_builds() -> None:
@@ -89,7 +84,7 @@ def test_the_built_pages_link_each_other_at_the_maps_urls(site: Path, lang: str)
     pages = SITE_MAP.pages(lang)
     urls = ["/" + page.url for page in pages]
     for i, page in enumerate(pages):
-        soup, own = soup_of(page.built(site)), "/" + page.url
+        soup, own = parsed_page(page.built(site)), "/" + page.url
         where = page.path_in_site
         # The language switch: every language's counterpart of this page.
         switch = {link["hreflang"]: resolve(own, link["href"]) for link in soup.select("a.md-select__link[hreflang]")}

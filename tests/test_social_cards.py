@@ -11,7 +11,7 @@ from PIL import Image
 
 from conftest import LANGUAGES, SITE_URL
 from qkv_site.builder import social_card_drawing, social_card_images as social_cards
-from site_pages import built_path, nav_sources
+from site_pages import built_page, nav_sources
 
 PAGES = [(source, lang) for lang in LANGUAGES for source in nav_sources()]
 
@@ -28,7 +28,7 @@ def cards(site: Path) -> dict[tuple[str, str], dict[str, str | None]]:
             "twitter:card", "twitter:image", "twitter:title")
     found = {}
     for source, lang in PAGES:
-        soup = BeautifulSoup(built_path(site, source, lang).read_text(encoding="utf-8"), "html.parser")
+        soup = built_page(site, source, lang)
         found[source, lang] = {key: meta(soup, key) for key in keys} | {"h1": soup.find("title").get_text()}
     return found
 

@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 
 from qkv_site.content.glossary import TERMS
 from qkv_site.builder.tooltips import add_tooltips
-from site_pages import built_path
+from site_pages import built_page
 
 
 def tooltipped(html: str) -> list[str]:
@@ -57,7 +57,7 @@ def test_the_rest_of_the_page_is_left_byte_for_byte() -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_built_pages_have_tooltips_in_sentences_and_none_in_headings(site: Path, lang: str) -> None:
-    soup = BeautifulSoup(built_path(site, "intuition.md", lang).read_text(encoding="utf-8"), "html.parser").select_one("article")
+    soup = built_page(site, "intuition.md", lang).select_one("article")
     assert soup.select("p abbr[title], li abbr[title]"), "no tooltip in the running text"
     assert not soup.select("h1 abbr, h2 abbr, h3 abbr, code abbr"), "a tooltip in a heading or in code"
     heading = soup.find(id="same-input")
