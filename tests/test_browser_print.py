@@ -18,7 +18,10 @@ from site_pages import page_url
 # At most this many A4 pages (4 for any other page printed here).
 MAX_PAGES = {"worked-example.md": 6}  # its editor's notes print with it (the notes on scores, lengths and softmax)
 PAGES = ["worked-example.md", "playground.md", "why-sqrt-dk.md"]
-CASES = [(lang, source, scheme) for lang in ("zh", "en") for source in PAGES for scheme in ("dark", "light")]
+# Each page in both languages (the page counts follow the words) and from both schemes (the paper and
+# ink follow the colours, which both languages share), the two languages taking turns with the dark one.
+CASES = [(lang, source, scheme) for source, dark in zip(PAGES, ("zh", "en", "zh"), strict=True)
+         for lang, scheme in ((dark, "dark"), ("en" if dark == "zh" else "zh", "light"))]
 
 # What is visible once the page is laid out for print.
 PRINTED_JS = r"""() => {

@@ -397,8 +397,10 @@ def test_the_playground_fits_a_phone(tabs, server, lang: str) -> None:
         assert weights.evaluate("n => n.scrollWidth > n.clientWidth"), "the 12×12 weights should scroll inside their box"
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("lang", ["zh", "en"])
+# Each language in one scheme, so that both languages and both schemes are looked at. The playground's
+# colours are the same in both languages (one stylesheet, the same numbers), so its contrast depends on
+# the scheme only; its names and the sizes of its targets follow the words, the same in both schemes.
+@pytest.mark.parametrize(("lang", "scheme"), [("zh", "light"), ("en", "dark")])
 def test_axe_finds_nothing_serious_in_any_state(tabs, server, lang: str, scheme: str) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
