@@ -19,9 +19,9 @@ from site_pages import page_url
 MAX_PAGES = {"worked-example.md": 6}  # its editor's notes print with it (the notes on scores, lengths and softmax)
 PAGES = ["worked-example.md", "playground.md", "why-sqrt-dk.md"]
 # Each page in both languages (the page counts follow the words) and from both schemes (the paper and
-# ink follow the colours, which both languages share), the two languages taking turns with the dark one.
-CASES = [(lang, source, scheme) for source, dark in zip(PAGES, ("zh", "en", "zh"), strict=True)
-         for lang, scheme in ((dark, "dark"), ("en" if dark == "zh" else "zh", "light"))]
+# ink follow the colours, which both languages share): the language printed from the dark scheme takes turns.
+PRINTED_DARK = {"worked-example.md": "zh", "playground.md": "en", "why-sqrt-dk.md": "zh"}
+CASES = [(lang, source, "dark" if lang == PRINTED_DARK[source] else "light") for source in PAGES for lang in ("zh", "en")]
 
 # What is visible once the page is laid out for print.
 PRINTED_JS = r"""() => {

@@ -4,9 +4,9 @@ the captions say."""
 
 from __future__ import annotations
 
+import pathlib
 import re
 import xml.etree.ElementTree as ET
-import pathlib
 from functools import cache
 from unittest import mock
 

@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
 from fontTools.ttLib import TTFont
 
 from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
@@ -29,10 +28,6 @@ def local_addresses(site: Path) -> dict[str, list[str]]:
             if hits:
                 found[path.relative_to(site).as_posix()] = hits[:3]
     return found
-
-
-def print_page(site: Path, lang: str) -> BeautifulSoup:
-    return parsed_print_page(site, lang)  # shared: read it, never change it
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +68,7 @@ def test_a_plain_build_leaves_out_what_needs_an_absolute_address(plain_site: Pat
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_print_page_of_a_plain_build_links_nowhere_invented(plain_site: Path, lang: str) -> None:
-    page = print_page(plain_site, lang)
+    page = parsed_print_page(plain_site, lang)  # shared: read it, never change it
     external = [link["href"] for link in page.select("a[href]") if not link["href"].startswith("#")]
     assert not [href for href in external if not href.startswith(("https://", "http://"))], "a link into a site that is not there"
     assert not [href for href in external if LOCAL.search(href) or "example.org" in href], external
@@ -85,7 +80,7 @@ def test_the_print_page_of_a_plain_build_links_nowhere_invented(plain_site: Path
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_print_page_links_the_published_site(site: Path, lang: str) -> None:
-    page = print_page(site, lang)
+    page = parsed_print_page(site, lang)  # shared: read it, never change it
     [online] = page.select(".edition-online a")
     assert online["href"].startswith(SITE_URL)
     assert all(link["href"].startswith(SITE_URL) for link in page.select(".edition-note a")) and page.select(".edition-note a")
