@@ -92,14 +92,33 @@ def test_a_captions_code_link_opens_the_code_that_drew_the_figure(tabs, server: 
         assert not tab.foreign
 
 
+# Run before the page's scripts: notes when Material opens its request for the search index and when
+# that request is sent (search-on-demand.js lets it open, but holds back the send until the reader goes to search).
+SEARCH_INDEX_JS = """(() => {
+  const open = XMLHttpRequest.prototype.open, send = XMLHttpRequest.prototype.send;
+  window.searchIndex = {opened: false, sent: false};
+  XMLHttpRequest.prototype.open = function (method, url) {
+    this.isSearchIndex = /\\/search\\/search_index\\.json(?:$|[?#])/.test(String(url));
+    if (this.isSearchIndex) window.searchIndex.opened = true;
+    return open.apply(this, arguments);
+  };
+  XMLHttpRequest.prototype.send = function () {
+    if (this.isSearchIndex) window.searchIndex.sent = true;
+    return send.apply(this, arguments);
+  };
+})();"""
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_search_is_fetched_when_the_reader_goes_to_search(browser, server: SiteServer, lang: str) -> None:
     with LocalOnly(browser, server, viewport=DESKTOP) as tab:
         requests: list[str] = []
         tab.page.on("request", lambda request: requests.append(request.url))
+        tab.context.add_init_script(SEARCH_INDEX_JS)
         tab.open(page_url("worked-example.md", lang))
         tab.page.evaluate(SCROLL_TO_END_JS)
-        tab.page.wait_for_timeout(2000)  # Material would have asked for them by now
+        tab.page.wait_for_function("() => window.searchIndex.opened")  # Material has asked for the index
+        assert not tab.page.evaluate("() => window.searchIndex.sent"), "the search index was sent for on page load"
         search = [url for url in requests if "search_index.json" in url or "/workers/search." in url or "/lunr/" in url]
         assert not search, f"the search was fetched on page load: {search}"
         tab.page.evaluate("() => scrollTo(0, 0)")
@@ -108,6 +127,7 @@ def test_the_search_is_fetched_when_the_reader_goes_to_search(browser, server: S
         query.fill("softmax")
         query.press("End")  # Material reads the query on keyup (fill alone raced its focus handler under load)
         tab.page.wait_for_selector(".md-search-result__item", timeout=20_000)
+        assert tab.page.evaluate("() => window.searchIndex.sent")
         assert [url for url in requests if url.endswith(page_url("index.md", lang) + "search/search_index.json")]
         assert [url for url in requests if "/workers/search." in url]
         assert not tab.foreign
