@@ -161,6 +161,21 @@ def server(site: Path):
         yield running
 
 
+@pytest.fixture
+def page(tabs, server):
+    """A desktop tab's page (allowed to use the clipboard) for one test, which fails afterwards if the
+    page threw a JavaScript error or asked another host for anything."""
+    from browser_support import CLIPBOARD, DESKTOP
+
+    errors: list[str] = []
+    with tabs.open(server, viewport=DESKTOP, permissions=CLIPBOARD) as tab:
+        tab.listen("pageerror", lambda error: errors.append(str(error)))
+        yield tab.page
+        foreign = list(tab.foreign)
+    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not foreign, f"requests to other hosts: {foreign}"
+
+
 # pytest-xdist: what each worker's browser tests report (tests/test_browser.py's Report), printed by the controller.
 WORKER_REPORTS: list[list[str]] = []
 

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from browser_support import DESKTOP
-from test_playground import ROOT_SELECTOR, page, cell, displayed, expected, open_page, state_hash, url_of
+from playground_support import ROOT_SELECTOR, cell, displayed, expected, open_page, state_hash, url_of
 
 INTEGER = re.compile(r"-?\d+")
 DECIMAL = re.compile(r"-?\d+\.\d\d|<0\.01")
@@ -20,7 +20,7 @@ DECIMAL = re.compile(r"-?\d+\.\d\d|<0\.01")
 
 @pytest.fixture
 def tab(page):
-    """test_playground's page: a desktop tab, checked for JavaScript errors and requests to other hosts."""
+    """The page fixture (conftest.py): a desktop tab, checked for JavaScript errors and requests to other hosts."""
     return page
 
 
