@@ -9,8 +9,9 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from conftest import LANGUAGES, ROOT
+from conftest import DOCS, LANGUAGES, ROOT
 from qkv_site.markdown_source import parse
+from qkv_site.project import Project
 from qkv_site.tools.pdf import pdf_path
 from qkv_site.tools.pdf.combine import combined_html
 from qkv_site.site_map import SiteMap, load_site_map
@@ -83,3 +84,14 @@ def built_page(site: Path, source: str, lang: str) -> BeautifulSoup:
 def parsed_print_page(site: Path, lang: str) -> BeautifulSoup:
     """`print_html`, parsed once per process: read it, never change it."""
     return BeautifulSoup(print_html(site, lang), "html.parser")
+
+
+def rendered(page: str, lang: str, project: Project) -> str:
+    """docs/<lang>/<page> with its named values filled in, as the build renders it."""
+    import yaml
+
+    from qkv_site.builder.page_values import render
+    from qkv_site.tools.translations import split_front_matter
+
+    front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
+    return render(body, yaml.safe_load(front) if isinstance(front, str) else front, f"{lang}/{page}", project)

@@ -8,11 +8,8 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT
+from article_support import TEX_WORD, article_text, squeeze
 from site_pages import built_path, nav_sources
-
-SHARED_SEED = ROOT.parent / "shared" / "seed" / "000_f652232f3c03d44b.txt"
-KEPT_COPY = ROOT / "tests" / "data" / "article.zh.txt"
 
 # The article is plain text; these are its headings, in its order (each is checked to be a line of it).
 HEADINGS = [
@@ -57,20 +54,7 @@ CORRECTED = {
 }
 
 
-TEX_WORD = re.compile(r"\\[A-Za-z]+")
 PREFORMATTED = re.compile(r"^\s|\t|\S  +\S|[│├└▼]")
-
-
-def article_text() -> str:
-    text = KEPT_COPY.read_text(encoding="utf-8")
-    if SHARED_SEED.exists():
-        assert SHARED_SEED.read_text(encoding="utf-8") == text, "tests/data/article.zh.txt is out of date with the article"
-    return text
-
-
-def squeeze(text: str) -> str:
-    """Only letters, digits and CJK: quotes, spaces, punctuation and TeX delimiters vary legitimately."""
-    return re.sub(r"[^0-9A-Za-z\u4e00-\u9fff]", "", text.replace("ᵀ", "T"))
 
 
 @pytest.fixture(scope="module")

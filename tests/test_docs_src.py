@@ -15,6 +15,7 @@ import pytest
 
 from conftest import DOCS, LANGUAGES, ROOT
 from qkv_site.project import Project
+from site_pages import rendered
 
 DOCS_SRC = ROOT / "docs_src"
 PROGRAMS = sorted(DOCS_SRC.rglob("*.py"))
@@ -201,17 +202,6 @@ def test_index_program_agrees_with_the_values_the_prose_prints(project: Project)
     assert quick_start["weights"].shape == (int(shown["tokens"]),) * 2  # one row and one column per token of the example
     assert quick_start["example"].x.shape[1] == int(shown["d_model"])
     assert printed.strip() == str(quick_start["weights"].round(2))
-
-
-def rendered(page: str, lang: str, project: Project) -> str:
-    """docs/<lang>/<page> with its named values filled in, as the build renders it."""
-    import yaml
-
-    from qkv_site.builder.page_values import render
-    from qkv_site.tools.translations import split_front_matter
-
-    front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
-    return render(body, yaml.safe_load(front) if isinstance(front, str) else front, f"{lang}/{page}", project)
 
 
 def test_glossary_rows_are_the_terms_the_tooltips_use(project: Project) -> None:

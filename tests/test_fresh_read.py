@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
+from article_support import TEX_WORD, article_text, squeeze
 from conftest import DOCS, ROOT
 from qkv import scaled_dot_product_attention
 from qkv.analysis import dot_product_variance, scaling_study
@@ -20,7 +21,6 @@ from qkv_site.figures.softmax_saturation import D_KS
 from qkv_site.content.formatting import number
 from qkv_site.content.playground import presets
 from site_pages import built_page, nav_sources
-from test_completeness import TEX_WORD, article_text, squeeze
 
 LANGUAGES = ("zh", "en")
 

@@ -7,11 +7,11 @@ import re
 
 import numpy as np
 import pytest
-from conftest import the_project
-from test_docs_src import rendered
 
+from conftest import the_project
 from qkv_site.content.claims import ClaimError
 from qkv_site.pages import self_vs_cross
+from site_pages import rendered
 
 
 def alt_text(lang: str) -> str:
