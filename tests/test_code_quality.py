@@ -1,5 +1,6 @@
 """The code passes its linters: ruff (configured in pyproject.toml) and mypy --strict, both pinned in the test set,
-over all of src/ (qkv and the site's qkv_site) and the programs the pages show (docs_src/)."""
+over all of src/ (qkv and the site's qkv_site) and the programs the pages show (docs_src/); ruff's pyflakes rules
+(unused or undefined names, a name defined twice) over tests/ too."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ def test_the_linters_are_installed(tool: str) -> None:
 
 def test_ruff_finds_nothing_in_the_code() -> None:
     result = run("ruff", "check", "--no-cache", "src", "docs_src")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_finds_no_unused_or_undefined_name_in_the_tests() -> None:
+    result = run("ruff", "check", "--no-cache", "--select", "F", "tests")
     assert result.returncode == 0, result.stdout + result.stderr
 
 
