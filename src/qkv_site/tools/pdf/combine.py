@@ -64,7 +64,7 @@ SCREEN_ONLY = ", ".join([
     ".clipboard-copy-txt",  # the notebook's copy buttons
     ".zeroclipboard-container",
     'img[src*="#only-dark"]',  # figures come in a light and a dark variant: print the light one
-    "details.figure-code",  # the code that drew a figure (hooks/figures.py); the caption links to it online
+    "details.figure-code",  # the code that drew a figure (qkv_site/builder/figure_markup.py); the caption links to it online
     "noscript",
 ])
 # Attributes that would keep an image from loading or a figure from printing.
