@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import jieba
 import pytest
@@ -41,6 +42,37 @@ def test_a_search_word_is_chinese_characters_only(monkeypatch) -> None:
     monkeypatch.setattr(search_words, "SEARCH_WORDS", (*glossary.SEARCH_WORDS, "KV 缓存"))
     with pytest.raises(ValueError, match="'KV 缓存'"):
         search_words.site_terms()
+
+
+def test_the_build_makes_the_user_dictionary_again_only_when_its_code_or_jieba_changes(tmp_path, monkeypatch) -> None:
+    from types import SimpleNamespace
+
+    from qkv_site.builder import search_index
+
+    made: list[Path] = []
+    write = search_index.write_user_dictionary
+
+    def write_and_count(path: Path) -> list[str]:
+        made.append(path)
+        return write(path)
+
+    monkeypatch.setattr(search_index, "write_user_dictionary", write_and_count)
+
+    def configure(code: str, jieba_version: str = "0.42.1") -> str:
+        monkeypatch.setattr(search_index, "process_digest", lambda project: code)
+        monkeypatch.setattr("qkv_site.cache_files.version", lambda library: jieba_version)
+        search = SimpleNamespace(config=SimpleNamespace(jieba_dict_user=None))
+        search_index.configure(SimpleNamespace(plugins={"material/search": search}), tmp_path, project=None)
+        dictionary = search.config.jieba_dict_user
+        assert Path(dictionary).read_text(encoding="utf-8").split() == search_words.words_to_keep_whole()
+        assert [folder.name for folder in (tmp_path / "search").iterdir()] == [Path(dictionary).parent.name], "a stale one was kept"
+        return dictionary
+
+    first = configure("code a")
+    assert configure("code a") == first and len(made) == 1  # a cached build reads it
+    second = configure("code b")  # the terms or the rule that picks the words may have changed
+    assert second != first and len(made) == 2
+    assert configure("code b", jieba_version="0.43") != second and len(made) == 3
 
 
 def _segment(source: str, query: str, words: list[str]) -> list[str]:

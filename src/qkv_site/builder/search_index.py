@@ -33,8 +33,8 @@ from mkdocs.config.defaults import MkDocsConfig
 from qkv_site.builder import material_search
 from qkv_site.builder.block_cache import process_digest
 from qkv_site.builder.search_text import search_view
-from qkv_site.builder.search_words import write_user_dictionary
-from qkv_site.cache_files import atomic_write, sweep
+from qkv_site.builder.search_words import quiet_jieba, write_user_dictionary
+from qkv_site.cache_files import atomic_write, files_digest, sweep
 from qkv_site.project import Project
 
 ENGLISH = "en/"
@@ -78,13 +78,22 @@ class SearchViews:
 
 
 def configure(config: MkDocsConfig, cache: Path, project: Project) -> SearchViews:
-    """Give Material's search plugin the site's jieba dictionary; return the views' cache."""
+    """Give Material's search plugin the site's jieba dictionary; return the views' cache.
+
+    The dictionary is kept in ``.cache/search/<digest>/``, keyed by the code (the site's terms and the
+    rule that picks the words) and jieba's version: making it loads jieba's own dictionary, which takes
+    longer than the rest of a cached build's search set-up.
+    """
     search = _search_plugin(config)
-    dictionary = cache / "search" / "jieba-user-dict.txt"
+    folder = cache / "search" / files_digest([], libraries=["jieba"], extra=[process_digest(project)])[:16]
+    dictionary = folder / "jieba-user-dict.txt"
     if search.config.jieba_dict_user not in (None, str(dictionary)):
         raise ValueError(f"mkdocs.yml sets the search plugin's jieba_dict_user ({search.config.jieba_dict_user}); "
                          "the build makes that dictionary from the site's terms (qkv_site.builder.search_words)")
-    write_user_dictionary(dictionary)
+    quiet_jieba()
+    sweep(folder.parent, keep=folder)
+    if not dictionary.is_file():
+        write_user_dictionary(dictionary)
     search.config.jieba_dict_user = str(dictionary)
     return SearchViews(cache, project)
 

@@ -36,7 +36,8 @@ def site_terms() -> list[str]:
     return terms
 
 
-def _jieba() -> Any:
+def quiet_jieba() -> Any:
+    """jieba, its progress messages turned off (Material's search plugin cuts the index with the same module)."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
@@ -45,13 +46,13 @@ def _jieba() -> Any:
 
 def pieces(word: str) -> list[str]:
     """How jieba, as it is set up now, cuts ``word``."""
-    return list(_jieba().cut(word))
+    return list(quiet_jieba().cut(word))
 
 
 def words_to_keep_whole(terms: list[str] | None = None) -> list[str]:
     """The terms jieba's user dictionary must hold (see the module's docstring)."""
     terms = site_terms() if terms is None else terms
-    tokenizer = _jieba().Tokenizer()  # jieba's own dictionary, whatever was added to the default one
+    tokenizer = quiet_jieba().Tokenizer()  # jieba's own dictionary, whatever was added to the default one
     kept = []
     for word in terms:
         pieces = list(tokenizer.cut(word))
