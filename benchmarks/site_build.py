@@ -6,13 +6,13 @@
 Full run:
 
 1. first build on a new machine: an empty figure-font cache (QKV_SITE_FONT_CACHE pointed at an
-   empty folder, so the font is cut from the variable CJK font as on a first install), no figure
-   stamps (docs/*/figures/.stamp) and no build cache (.cache/: code-block output, executed
-   notebooks, compiled templates, typeset formulas, social cards, search views), then
+   empty folder, so the font is cut from the variable CJK font as on a first install) and no build
+   cache (.cache/: figures, code-block output, executed notebooks, compiled templates, typeset
+   formulas, social cards, search views), then
    `mkdocs build --strict` into a temporary directory.
-2. cold build: the same without the stamps and the build cache, the font kept (it is made once per
+2. cold build: the same without the build cache, the font kept (it is made once per
    machine, in matplotlib's cache; here in the folder the first build filled).
-3. cached rebuild: the same command again, with the stamps and caches the cold build left.
+3. cached rebuild: the same command again, with the caches the cold build left.
 4. edit one page: `mkdocs serve` on a free port; docs/zh/summary.md gets a new paragraph (the file
    is restored afterwards) and the time from saving it to the served page containing it is taken,
    median of three edits. The browser reloads when that build ends (livereload).
@@ -76,9 +76,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 
 def clear_caches() -> list[str]:
     removed = []
-    for stamp in sorted((ROOT / "docs").glob("*/figures/.stamp")):
-        stamp.unlink()
-        removed.append(str(stamp.relative_to(ROOT)))
     for cache in sorted(BUILD_CACHE.glob("*")) if BUILD_CACHE.is_dir() else []:
         shutil.rmtree(cache) if cache.is_dir() else cache.unlink()
         removed.append(str(cache.relative_to(ROOT)))
