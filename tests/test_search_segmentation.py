@@ -57,6 +57,7 @@ def test_the_build_makes_the_user_dictionary_again_only_when_its_code_or_jieba_c
         return write(path)
 
     monkeypatch.setattr(search_index, "write_user_dictionary", write_and_count)
+    words = search_words.words_to_keep_whole()
 
     def configure(code: str, jieba_version: str = "0.42.1") -> str:
         monkeypatch.setattr(search_index, "process_digest", lambda project: code)
@@ -64,7 +65,7 @@ def test_the_build_makes_the_user_dictionary_again_only_when_its_code_or_jieba_c
         search = SimpleNamespace(config=SimpleNamespace(jieba_dict_user=None))
         search_index.configure(SimpleNamespace(plugins={"material/search": search}), tmp_path, project=None)
         dictionary = search.config.jieba_dict_user
-        assert Path(dictionary).read_text(encoding="utf-8").split() == search_words.words_to_keep_whole()
+        assert Path(dictionary).read_text(encoding="utf-8").split() == words
         assert [folder.name for folder in (tmp_path / "search").iterdir()] == [Path(dictionary).parent.name], "a stale one was kept"
         return dictionary
 
