@@ -1,8 +1,8 @@
 """Figures open large (docs/assets/javascripts/figure-zoom.js): by click, tap or keyboard, in the
 variant of the current colour scheme, several times wider than on the page on a phone and as large as
-fits the window on a desktop, with a close button that is a full-size target beside the figure, not
-on it; closed by Escape with the focus back on the figure. Served from the site itself (no request
-elsewhere)."""
+fits the window on a desktop (at that size from the first frame the dialog is drawn), with a close
+button that is a full-size target beside the figure, not on it; closed by Escape with the focus back
+on the figure. Served from the site itself (no request elsewhere)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,19 @@ SHOWN_FIGURE_JS = """(name) => {
   return {src: img.currentSrc, width: box.width, label: img.getAttribute("aria-label"), role: img.getAttribute("role")};
 }"""
 
+# Notes the enlarged figure's box at the moment the dialog opens, before the page draws it or the
+# picture's load event runs: the reader's first frame must already have the figure's final size.
+FIRST_FRAME_JS = """() => {
+  const dialog = document.querySelector("dialog.qkv-zoom");
+  window.qkvFirstFrame = null;
+  new MutationObserver((records, observer) => {
+    if (!dialog.open) return;
+    const box = dialog.querySelector("img").getBoundingClientRect();
+    window.qkvFirstFrame = {width: box.width, height: box.height};
+    observer.disconnect();
+  }).observe(dialog, {attributes: true, attributeFilter: ["open"]});
+}"""
+
 ZOOMED_JS = """() => {
   const dialog = document.querySelector("dialog.qkv-zoom");
   const img = dialog.querySelector("img");
@@ -37,7 +50,7 @@ ZOOMED_JS = """() => {
   return {open: dialog.open, src: img.currentSrc, width: box.width,
           natural: img.naturalWidth, background: getComputedStyle(dialog).backgroundColor,
           bodyBackground: getComputedStyle(document.body).backgroundColor,
-          image: {left: box.left, top: box.top, right: box.right, bottom: box.bottom, height: box.height},
+          image: {left: box.left, top: box.top, right: box.right, bottom: box.bottom, width: box.width, height: box.height},
           close: {left: close.left, top: close.top, right: close.right, bottom: close.bottom, width: close.width, height: close.height},
           window: {width: document.documentElement.clientWidth, height: document.documentElement.clientHeight}};
 }"""
@@ -59,6 +72,7 @@ def test_a_figure_opens_large(tabs, server: SiteServer, lang: str, scheme: str, 
         assert figure["src"].endswith(variant.replace("#only-", ".") + ".svg") or variant in figure["src"], figure
         assert figure["role"] == "button" and figure["label"], f"the figure is not announced as something to press: {figure}"
         shown = page.locator(f'article figure img[src*="figures/{name}"]:visible').first
+        page.evaluate(FIRST_FRAME_JS)
         if how == "click":
             shown.click()
         elif how == "tap":
@@ -73,6 +87,9 @@ def test_a_figure_opens_large(tabs, server: SiteServer, lang: str, scheme: str, 
         assert zoomed["natural"] > 0, "the enlarged figure did not load"
         assert zoomed["background"] == zoomed["bodyBackground"], f"the dialog is {zoomed['background']} on a {zoomed['bodyBackground']} page"
         image, close, window = zoomed["image"], zoomed["close"], zoomed["window"]
+        first = page.evaluate("() => window.qkvFirstFrame")
+        assert first and abs(first["width"] - image["width"]) < 0.5 and abs(first["height"] - image["height"]) < 0.5, (
+            f"the enlarged figure opened at {first} and then became {zoomed['width']:.1f}×{image['height']:.1f} px")
         if phone:  # several times wider: the reader pans around it
             assert zoomed["width"] >= 2.4 * figure["width"], f"enlarged to {zoomed['width']:.0f} px from {figure['width']:.0f} px"
         else:  # the whole figure in the window, as large as fits there, and larger than on the page

@@ -18,11 +18,15 @@
   close.textContent = words.close;
   var picture = document.createElement("img"); // in the dialog from the first opening on (an img
   picture.className = "qkv-zoom__image"; //       without a picture would count as a broken image)
-  picture.addEventListener("load", function () { // its shape, so that CSS can fit it in the window
-    if (picture.naturalWidth && picture.naturalHeight) {
-      dialog.style.setProperty("--qkv-zoom-ratio", String(picture.naturalWidth / picture.naturalHeight));
+  // The picture's shape (width / height), so that CSS can fit it in the window. It is taken from the
+  // figure on the page as the dialog opens, before it is drawn (the same file, loaded already), and
+  // again when the picture loads, for a figure clicked before its own image had arrived.
+  function fit(image) {
+    if (image.naturalWidth && image.naturalHeight) {
+      dialog.style.setProperty("--qkv-zoom-ratio", String(image.naturalWidth / image.naturalHeight));
     }
-  });
+  }
+  picture.addEventListener("load", function () { fit(picture); });
   var bar = document.createElement("div");
   bar.className = "qkv-zoom__bar";
   bar.append(close);
@@ -32,6 +36,7 @@
   var opener = null;
   function open(figure) {
     opener = figure;
+    fit(figure);
     picture.src = figure.currentSrc || figure.src;
     picture.alt = figure.alt;
     if (!picture.parentNode) dialog.append(picture);
