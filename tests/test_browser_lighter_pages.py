@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_support import DESKTOP, TIMEOUT_MS, LocalOnly, SiteServer
+from browser_support import DESKTOP, PHONE, TIMEOUT_MS, LocalOnly, SiteServer
 from site_pages import page_url
 
 SCROLL_TO_END_JS = """async () => {
@@ -158,4 +158,47 @@ def test_the_search_is_fetched_when_the_reader_goes_to_search(browser, server: S
         assert tab.page.evaluate("() => window.searchIndex.sent")
         assert [url for url in requests if url.endswith(page_url("index.md", lang) + "search/search_index.json")]
         assert [url for url in requests if "/workers/search." in url]
+        assert not tab.foreign
+
+
+FIRST_FIGURE_JS = """() => {
+  const image = [...document.querySelectorAll("article figure img")].find((image) => image.checkVisibility());
+  image.scrollIntoView({block: "center"});
+  return image.currentSrc || image.src;
+}"""
+FIRST_FIGURE_BOX_JS = """async () => {
+  const image = [...document.querySelectorAll("article figure img")].find((image) => image.checkVisibility());
+  if (image.complete && image.naturalWidth) await image.decode();
+  const box = image.getBoundingClientRect();
+  return {loaded: image.complete && image.naturalWidth > 0, width: box.width, height: box.height};
+}"""
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("zh", DESKTOP), ("en", PHONE)], ids=["zh-desktop", "en-phone"])
+def test_a_figure_holds_its_place_before_its_file_arrives(browser, server: SiteServer, lang: str, viewport: dict) -> None:
+    # The text under a figure must not jump when the figure's file arrives: the page knows its size
+    # from the start. The file is held back until the figure's box has been measured without it.
+    with LocalOnly(browser, server, viewport=viewport) as tab:
+        held, released = [], []
+
+        def hold(route) -> None:
+            if released:
+                route.continue_()
+            else:
+                held.append(route)
+
+        tab.page.route("**/figures/*.svg", hold)
+        tab.open(page_url("worked-example.md", lang))
+        shown = tab.page.evaluate(FIRST_FIGURE_JS)
+        before = tab.page.evaluate(FIRST_FIGURE_BOX_JS)
+        assert not before["loaded"], f"{shown} arrived although it was held back"
+        released.append(True)
+        for route in held:
+            route.continue_()
+        tab.page.wait_for_function(FIRST_FIGURE_BOX_JS.replace("return {", "return image.complete && image.naturalWidth > 0 && {"))
+        after = tab.page.evaluate(FIRST_FIGURE_BOX_JS)
+        assert after["height"] > 100, f"{shown} is drawn {after['width']:.0f}×{after['height']:.0f} px"
+        assert abs(before["width"] - after["width"]) < 1 and abs(before["height"] - after["height"]) < 1, (
+            f"{shown}: {before['width']:.1f}×{before['height']:.1f} px before its file arrived, {after['width']:.1f}×{after['height']:.1f} px after"
+        )
         assert not tab.foreign

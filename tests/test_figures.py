@@ -161,3 +161,23 @@ def test_a_site_draws_the_figures_of_the_languages_it_has_pages_in(tmp_path: Pat
     assert not list((tmp_path / "figures").rglob("*.svg"))
     (tmp_path / "docs" / "en").mkdir()
     assert drawn_languages(small) == ("en",)
+
+
+def test_a_figure_image_carries_the_size_its_svg_is_drawn_at(rendered) -> None:
+    from qkv_site.builder.figures import lazy_and_sized
+
+    root, _ = rendered
+    svg = ET.parse(root / "en" / "figures" / "worked_weights.dark.svg").getroot()
+    width, height = (float(svg.get(side, "").removesuffix("pt")) * 4 / 3 for side in ("width", "height"))  # 1 pt = 4/3 px
+    html = lazy_and_sized('<p><img alt="a" src="../figures/worked_weights.dark.svg#only-dark" /></p>', root / "en" / "figures")
+    assert html == f'<p><img loading="lazy" width="{round(width)}" height="{round(height)}" alt="a" src="../figures/worked_weights.dark.svg#only-dark" /></p>'
+
+
+def test_a_page_showing_an_undrawn_figure_fails_the_build_naming_it(tmp_path: Path) -> None:
+    from qkv_site.builder.figures import lazy_and_sized
+
+    with pytest.raises(FileNotFoundError, match=r"no_such_figure\.light\.svg, which was not drawn"):
+        lazy_and_sized('<img alt="" src="figures/no_such_figure.light.svg#only-light" />', tmp_path)
+    (tmp_path / "sizeless.light.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"></svg>')
+    with pytest.raises(ValueError, match=r"sizeless\.light\.svg: no width and height"):
+        lazy_and_sized('<img alt="" src="figures/sizeless.light.svg#only-light" />', tmp_path)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
@@ -185,3 +186,18 @@ def test_a_chinese_caption_has_no_space_before_its_code_link(site: Path, source:
         before = link.previous_sibling
         text = before if isinstance(before, str) else (before.get_text() if before is not None else "")
         assert not re.search(r"[。！？）」；：]\s+$", text), f"{source}: a space after the caption's last “{text.strip()[-1:]}”"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("source", [page for page in PAGES if page.endswith(".md")])
+def test_every_figure_image_is_lazy_and_sized_as_its_file(site: Path, source: str, lang: str) -> None:
+    # The page keeps a figure's place before its file arrives (no text jumps when it does), and
+    # fetches only the scheme's figure it shows.
+    page = built_path(site, source, lang)
+    for image in parsed_page(page).select("article figure img"):
+        src = str(image.get("src", ""))
+        assert image.get("loading") == "lazy", f"{source} ({lang}): {src} is not lazy"
+        svg = ET.parse(Path(urljoin(page.as_uri(), src.split("#")[0]).removeprefix("file://"))).getroot()
+        drawn = [round(float(svg.get(side, "").removesuffix("pt")) * 4 / 3) for side in ("width", "height")]  # 1 pt = 4/3 px
+        shown = [int(str(image.get(side, "0"))) for side in ("width", "height")]
+        assert shown == drawn, f"{source} ({lang}): {src} has width × height {shown}, its file {drawn}"

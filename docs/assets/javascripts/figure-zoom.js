@@ -19,12 +19,13 @@
   var picture = document.createElement("img"); // in the dialog from the first opening on (an img
   picture.className = "qkv-zoom__image"; //       without a picture would count as a broken image)
   // The picture's shape (width / height), so that CSS can fit it in the window. It is taken from the
-  // figure on the page as the dialog opens, before it is drawn (the same file, loaded already), and
-  // again when the picture loads, for a figure clicked before its own image had arrived.
+  // figure on the page as the dialog opens, before it is drawn: from the file when it has arrived,
+  // else from the size the page gives the figure (its width and height attributes); and again when
+  // the picture loads.
   function fit(image) {
-    if (image.naturalWidth && image.naturalHeight) {
-      dialog.style.setProperty("--qkv-zoom-ratio", String(image.naturalWidth / image.naturalHeight));
-    }
+    var width = image.naturalWidth || Number(image.getAttribute("width"));
+    var height = image.naturalHeight || Number(image.getAttribute("height"));
+    if (width && height) dialog.style.setProperty("--qkv-zoom-ratio", String(width / height));
   }
   picture.addEventListener("load", function () { fit(picture); });
   var bar = document.createElement("div");

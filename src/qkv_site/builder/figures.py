@@ -10,9 +10,10 @@ generated files, each caption ending with a link to the code that drew it, folde
   The block is a ``details.example``, like “这一节是怎么算的 / How this section is computed”: the
   search index and print leave both out. When the build knows the repository (``repo_url``, from
   REPO_URL), the block links to the module there too.
-- `lazy`: every figure comes as a light and a dark image, and Material's CSS hides the one that is not
-  the current scheme. A lazy image that is not displayed is never fetched: a reader downloads only
-  the figure of the scheme in view.
+- `lazy_and_sized`: every figure comes as a light and a dark image, and Material's CSS hides the one
+  that is not the current scheme. A lazy image that is not displayed is never fetched: a reader
+  downloads only the figure of the scheme in view. Each image carries its drawn size, so the page
+  keeps the figure's place before the file arrives and the text below it does not jump when it does.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ DEFAULT_LANGUAGE = LANGUAGES[0]  # mkdocs-static-i18n puts its pages at the site
 _FIGURE = re.compile(r"<figure\b.*?</figure>", re.DOTALL)
 _IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
 FULL_WIDTH_ENDS = ("。", "！", "？", "）", "」", "；", "：")  # a Chinese caption's last character, when it is punctuation
-_SCHEME_IMAGE = re.compile(r'<img (?=[^>]*src="[^"]*figures/\w+\.(?:light|dark)\.svg#only-(?:light|dark)")')
+_SCHEME_IMAGE = re.compile(r'<img (?=[^>]*src="[^"]*figures/(\w+\.(?:light|dark))\.svg#only-(?:light|dark)")')
+_SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
+PX_PER_PT = 96 / 72  # CSS pixels in a point: matplotlib writes an SVG's size in points
 
 
 def drawn_languages(project: Project) -> tuple[str, ...]:
@@ -104,6 +107,25 @@ def with_code(markdown: str, src_uri: str, repo_url: str | None, project: Projec
     return _FIGURE.sub(link_source, markdown)
 
 
-def lazy(html: str) -> str:
-    """Every scheme's figure image loaded only when it is shown."""
-    return _SCHEME_IMAGE.sub('<img loading="lazy" ', html)
+def svg_size(path: Path) -> tuple[int, int]:
+    """The width and height, in CSS pixels, at which a drawn figure is shown (rounded)."""
+    head = path.read_text(encoding="utf-8")[:2000]
+    size = _SVG_SIZE.search(head)
+    if size is None:
+        raise ValueError(f"{path}: no width and height in points on its <svg> element")
+    width, height = (float(value) * PX_PER_PT for value in size.groups())
+    return round(width), round(height)
+
+
+def lazy_and_sized(html: str, figures: Path) -> str:
+    """Every scheme's figure image loaded only when it is shown, with the size it is drawn at (the
+    SVG files of the page's language are in ``figures``)."""
+
+    def attributes(image: re.Match[str]) -> str:
+        path = figures / f"{image.group(1)}.svg"
+        if not path.is_file():
+            raise FileNotFoundError(f"a page shows the figure {path.name}, which was not drawn (looked in {figures})")
+        width, height = svg_size(path)
+        return f'<img loading="lazy" width="{width}" height="{height}" '
+
+    return _SCHEME_IMAGE.sub(attributes, html)

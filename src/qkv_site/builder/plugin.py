@@ -146,16 +146,17 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         markdown = figures.with_code(markdown, page.file.src_uri, config["repo_url"], self.project)
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
-    def _tooltips_and_lazy_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def _tooltips_and_sized_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = page.file.src_uri.split("/", 1)[0]
-        return figures.lazy(add_tooltips(html, lang) if lang in LANGUAGES else html)
+        html = add_tooltips(html, lang) if lang in LANGUAGES else html
+        return figures.lazy_and_sized(html, self.cache / "figures" / lang / "figures")
 
     @event_priority(-100)
     def _mark_formulas(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.formulas is not None
         return self.formulas.mark(html, page)
 
-    on_page_content = CombinedEvent(_tooltips_and_lazy_figures, _mark_formulas)
+    on_page_content = CombinedEvent(_tooltips_and_sized_figures, _mark_formulas)
 
     @event_priority(10)
     def _show_search_view(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
