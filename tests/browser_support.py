@@ -17,7 +17,10 @@ __all__ = ["CHROMIUM", "CLIPBOARD", "DESKTOP", "PHONE", "READY_JS", "TIMEOUT_MS"
 # The two windows every browser test looks through: a laptop, and a phone (an iPhone's CSS pixels).
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 812}
-TIMEOUT_MS = 20_000  # Playwright's own wait for one action (a click, a selector) before it fails
+# QKV_CPU_SLOWDOWN=4 runs every tab's page four times slower (Chromium's CPU throttling, as a slow
+# phone would): a race between the page's scripts that a fast machine always wins shows up there.
+CPU_SLOWDOWN = float(os.environ.get("QKV_CPU_SLOWDOWN", "1"))
+TIMEOUT_MS = round(20_000 * CPU_SLOWDOWN)  # Playwright's own wait for one action (a click, a selector) before it fails
 CLIPBOARD = ["clipboard-read", "clipboard-write"]  # for a tab whose test copies a link and reads it back
 
 
@@ -56,6 +59,9 @@ class LocalOnly:
         self.context.set_default_timeout(TIMEOUT_MS)
         self.context.route("**/*", self._route)
         self.page = self.context.new_page()
+        if CPU_SLOWDOWN > 1:  # the session holds the setting: it stays open as long as the tab
+            self.slowdown = self.context.new_cdp_session(self.page)
+            self.slowdown.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
 
     def listen(self, event: str, handler) -> None:
         """``page.on(event, handler)`` for one test: `reset` removes it."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import sys
 import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -53,14 +54,22 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that stops a download halfway (it navigated away) is no error; anything else is printed."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # BrokenPipeError, ConnectionResetError
+            super().handle_error(request, client_address)
+
+
 class SiteServer:
     """A built site served on an ephemeral port of 127.0.0.1 under ``prefix``, in a daemon thread."""
 
     def __init__(self, directory: Path, prefix: str = "/") -> None:
         assert prefix.startswith("/") and prefix.endswith("/"), prefix
         handler = type("Handler", (_QuietHandler,), {"prefix": prefix})
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
-        self.httpd.daemon_threads = True
+        self.httpd = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
         self.directory = Path(directory)
         self.host = f"127.0.0.1:{self.httpd.server_address[1]}"
         self.root = f"http://{self.host}{prefix}"
