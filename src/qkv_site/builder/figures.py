@@ -109,7 +109,8 @@ def with_code(markdown: str, src_uri: str, repo_url: str | None, project: Projec
 
 def svg_size(path: Path) -> tuple[int, int]:
     """The width and height, in CSS pixels, at which a drawn figure is shown (rounded)."""
-    head = path.read_text(encoding="utf-8")[:2000]
+    with path.open(encoding="utf-8") as svg:
+        head = svg.read(2000)  # matplotlib writes the <svg> element in its first few hundred characters
     size = _SVG_SIZE.search(head)
     if size is None:
         raise ValueError(f"{path}: no width and height in points on its <svg> element")
