@@ -1,22 +1,73 @@
-"""Write numbers and numpy arrays as the LaTeX and Markdown the pages show."""
+"""Write numbers and numpy arrays as the LaTeX and Markdown the pages show.
+
+A printed number must not depend on the last bits of a float, which differ between machines: each
+function first decides up to rounding (`qkv_site.content.claims.noise`) whether a number is an
+integer, and refuses to print a number that lies within rounding of the boundary between two printed
+forms (0.125 to two decimals, 0.645 as a percent), where one machine would print one digit and another
+the next.
+"""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from numpy.typing import ArrayLike
 
+from qkv_site.content.claims import GUARD, TooCloseToCall, noise
 
-def number(x: float, decimals: int = 2) -> str:
-    """A number as the article writes it: integers bare, everything else rounded.
 
-    >>> number(2.0), number(1.1547), number(-1)
-    ('2', '1.15', '-1')
+def printable(x: float, decimals: int) -> float:
+    """`x`, after checking that rounding it to `decimals` decimals gives the same digits on every machine.
+
+    >>> printable(0.6404, 2)
+    0.6404
+    >>> printable(0.125 + 1e-17, 2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qkv_site.content.claims.TooCloseToCall: 0.125 lies within rounding of the boundary between two printed forms at 2 decimals ...
     """
     value = float(x)
-    if value == round(value):
+    if not math.isfinite(value):
+        raise ValueError(f"cannot print {value} as a number of the page")
+    shifted = abs(value) * 10.0**decimals
+    from_boundary = abs(shifted - math.floor(shifted) - 0.5)  # 0 on a tie such as 0.125 at two decimals
+    if from_boundary <= GUARD * noise(shifted):
+        raise TooCloseToCall(f"{value!r} lies within rounding of the boundary between two printed forms at {decimals} decimals "
+                             f"({from_boundary:.3g} units of the last printed digit away): another machine may print the other")
+    return value
+
+
+def is_integral(x: float) -> bool:
+    """Whether `x` is an integer up to rounding (1 − 1e-16 is; 0.9996 is not).
+
+    >>> is_integral(1 - 1e-16), is_integral(0.9996), is_integral(-2.0)
+    (True, False, True)
+    """
+    value = float(x)
+    return abs(value - round(value)) <= noise(value)
+
+
+def number(x: float, decimals: int = 2) -> str:
+    """A number as the article writes it: integers (up to rounding) bare, everything else rounded.
+
+    >>> number(2.0), number(1.1547), number(-1), number(1 - 1e-16), number(0.9996)
+    ('2', '1.15', '-1', '1', '1.00')
+    """
+    value = float(x)
+    if is_integral(value):
         return str(round(value))
-    text = f"{value:.{decimals}f}"
-    return "0" if float(text) == 0 else text
+    text = f"{printable(value, decimals):.{decimals}f}"
+    return "0" if set(text) <= set("-0.") else text  # -0.001 is "0", not "-0.00"
+
+
+def fixed(x: float, decimals: int) -> str:
+    """A number with exactly `decimals` decimals, checked to print the same on every machine.
+
+    >>> fixed(0.99546, 2), fixed(1.0, 2)
+    ('1.00', '1.00')
+    """
+    return f"{printable(x, decimals):.{decimals}f}"
 
 
 def factor(x: float, decimals: int = 2) -> str:
@@ -35,7 +86,7 @@ def percent(x: float) -> str:
     >>> percent(0.6404)
     '64%'
     """
-    return f"{float(x):.0%}"
+    return f"{printable(float(x) * 100, 0):.0f}%"
 
 
 def vector(values: ArrayLike, decimals: int = 2) -> str:

@@ -7,8 +7,8 @@ here or checked here: re-measured results that no longer support a sentence stop
 
 >>> from qkv_site.project import load_project
 >>> project = load_project("mkdocs.yml")
->>> values(project)["online"]["identical"], values(project)["causal"]["share_1024"]
-(True, '56.25%')
+>>> values(project)["online"]["bound"], values(project)["causal"]["share_1024"]
+('1.4 \\\\times 10^{-14}', '56.25%')
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from qkv._kernel import block_rows, causal_work_share
 from qkv.complexity import format_bytes
 from qkv.examples import worked_example
 from qkv.kv_cache import attention_kind
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims, noise
 from qkv_site.content.formatting import bmatrix, number
 from qkv_site.figures.results import load, repeats, series
 from qkv_site.project import Project
@@ -43,11 +43,9 @@ CAUSAL_SHARE_NS = (1024, 4096)  # the lengths at which the prose states the caus
 NEAR_SHARE = 0.15  # a measured causal/non-causal time within this of the computed share is "close to it"
 
 
-def _require(holds: bool, sentence: str, checked: str = "") -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"{PAGE}: the data no longer support the sentence: {sentence}"
-                         + (f"; checked: {checked}" if checked else ""))
+# The measurements come from committed results, the same numbers on every machine; what is computed here from
+# them is either exact (counts, bytes) or compared with margins far wider than rounding.
+claims = Claims(PAGE)
 
 
 def _n(n: int) -> str:
@@ -71,6 +69,7 @@ def _percent(fraction: float) -> str:
 
 def _range(values: list[float], write: Any) -> str:
     low, high = write(min(values)), write(max(values))
+    # exact: strings
     return str(low if low == high else f"{low}–{high}")
 
 
@@ -134,11 +133,21 @@ def _online() -> dict[str, Any]:
 
 
 def same_result(weights_gap: float, output_gap: float) -> dict[str, Any]:
-    """The online softmax's weights and output against the step-by-step example's: identical, or off by rounding only."""
-    _require(max(weights_gap, output_gap) < 1e-12,  # float64 rounding of a handful of operations on numbers near 1
-             "the online softmax gives the step-by-step example's weights and output, up to floating-point rounding",
-             f"largest differences: weights {weights_gap:.3g}, output {output_gap:.3g}")
-    return {"identical": weights_gap == output_gap == 0, "weights_gap": f"{weights_gap:.1e}", "output_gap": f"{output_gap:.1e}"}
+    """The online softmax's weights and output against the step-by-step example's: the same up to rounding.
+
+    Whether they are equal to the last bit depends on the machine (its `exp`, the order of its sums), so
+    the page says only what holds everywhere: they differ by less than the rounding noise of numbers near 1.
+
+    >>> same_result(0.0, 2.2e-16)
+    {'bound': '1.4 \\\\times 10^{-14}'}
+    """
+    bound = noise(1.0)  # weights and outputs of the example are numbers of order 1
+    claims.require(max(weights_gap, output_gap) <= bound,
+                   sentence="the online softmax gives the step-by-step example's weights and output, "
+                   "up to floating-point rounding",
+                   checked=f"largest differences: weights {weights_gap:.3g}, output {output_gap:.3g}")
+    mantissa, exponent = f"{bound:.1e}".split("e")
+    return {"bound": f"{mantissa} \\times 10^{{{int(exponent)}}}"}
 
 
 # Memory ----------------------------------------------------------------------------------------
@@ -165,20 +174,24 @@ def memory_values(memory: dict[str, Any]) -> dict[str, Any]:
     rest = [(row["naive_peak_bytes"] - row["n_by_n_float32_bytes"]) / size for row, size in zip(rows, n_by_d, strict=True)]
     shrinking = all(b <= a for a, b in pairwise(per_matrix))
     one_matrix = max(per_matrix) < 2 and min(per_matrix) >= 1 and shrinking
-    _require(one_matrix or max(per_matrix) >= 2, "ordinary attention's peak is under two n×n matrices, or at least two",
-             f"peak / one n×n matrix = {[round(x, 3) for x in per_matrix]}")
+    claims.require(one_matrix or max(per_matrix) >= 2, sentence="ordinary attention's peak is under two n×n matrices, or at "
+                                                                "least two",
+                   checked=f"peak / one n×n matrix = {[round(x, 3) for x in per_matrix]}")
     if one_matrix:
-        _require(max(rest) / min(rest) < 1.5, "the rest grows linearly with n, about the same number of n×d arrays at every n",
-                 f"(peak - n×n) / (n×d) = {[round(x, 2) for x in rest]} within a factor 1.5")
+        claims.require(max(rest) / min(rest) < 1.5, sentence="the rest grows linearly with n, about the same number of n×d "
+                                                             "arrays at every n",
+                       checked=f"(peak - n×n) / (n×d) = {[round(x, 2) for x in rest]} within a factor 1.5")
 
     tiled = [row["tiled_peak_bytes"] for row in rows]
     last, before = rows[-1], rows[-2]
     doubling = last["tiled_peak_bytes"] / before["tiled_peak_bytes"]
     output_share = n_by_d[-1] / last["tiled_peak_bytes"]
-    _require(last["n"] == 2 * before["n"] and 1.5 <= doubling <= 2.5 and output_share > 0.5 and tiled == sorted(tiled),
-             "Tiled attention grows only linearly with n: the last doubling of n about doubles its peak, mostly the n×d output",
-             f"last doubling of the tiled peak {doubling:.3f} in [1.5, 2.5], output share {output_share:.3f} > 0.5, "
-             "peaks increasing")
+    claims.require(last["n"] == 2 * before["n"] and 1.5 <= doubling <= 2.5 and output_share > 0.5 and tiled == sorted(tiled),
+                   sentence="Tiled attention grows only linearly with n: the last doubling of n about doubles its peak, "
+                            "mostly the n×d output",
+                   checked=f"last doubling of the tiled peak {doubling:.3f} in [1.5, 2.5], output share {output_share:.3f} "
+                           "> 0.5, "
+                   "peaks increasing")
 
     n_array = np.array(ns, dtype=float)
     naive = np.array([row["naive_peak_bytes"] for row in rows], dtype=float)
@@ -187,11 +200,12 @@ def memory_values(memory: dict[str, Any]) -> dict[str, Any]:
     naive_slope = float(np.polyfit(np.log2(n_array[half:]), np.log2(naive[half:]), 1)[0])
     tiled_slope = float(np.polyfit(np.log2(n_array[half:]), np.log2(tiled_array[half:]), 1)[0])
     gap = naive / tiled_array
-    _require(1.8 <= naive_slope <= 2.2 and 0.8 <= tiled_slope <= 1.2 and bool(np.all(np.diff(gap) > 0)),
-             "the figure: ordinary attention's peak grows with the square of n, tiled attention only linearly, the gap widens",
-             f"log-log slopes over n ≥ {ns[half]}: ordinary {naive_slope:.2f} in [1.8, 2.2], "
-             f"tiled {tiled_slope:.2f} in [0.8, 1.2]; "
-             f"ordinary / tiled increasing: {[round(x, 1) for x in gap]}")
+    claims.require(1.8 <= naive_slope <= 2.2 and 0.8 <= tiled_slope <= 1.2 and bool(np.all(np.diff(gap) > 0)),
+                   sentence="the figure: ordinary attention's peak grows with the square of n, tiled attention only "
+                            "linearly, the gap widens",
+                   checked=f"log-log slopes over n ≥ {ns[half]}: ordinary {naive_slope:.2f} in [1.8, 2.2], "
+                   f"tiled {tiled_slope:.2f} in [0.8, 1.2]; "
+                   f"ordinary / tiled increasing: {[round(x, 1) for x in gap]}")
     return {
         "rows": [MemoryRow(_n(row["n"]), format_bytes(row["n_by_n_float32_bytes"]), format_bytes(row["naive_peak_bytes"]),
                            format_bytes(row["tiled_peak_bytes"]), f"{row['ratio']:.2%}") for row in rows],
@@ -291,13 +305,14 @@ def timing_values(speed: dict[str, Any]) -> dict[str, Any]:
         if not group:
             continue
         if verdict == "unclear":
-            _require(all(_sign_test(row["slower"], row["faster"]) >= SIGNIFICANCE for row in group),
-                     "at these n the difference is within the timing noise")
+            claims.require(all(_sign_test(row["slower"], row["faster"]) >= SIGNIFICANCE for row in group),
+                           sentence="at these n the difference is within the timing noise")
             wins = ""
         else:
-            _require(all((row["ratio"] > 1) == (verdict == "slower") for row in group),
-                     f"at these n tiled attention was clearly {verdict} than qkv, by the medians as by the rounds",
-                     f"{[(row['n'], round(row['ratio'], 3)) for row in group]}")
+            # exact: booleans
+            claims.require(all((row["ratio"] > 1) == (verdict == "slower") for row in group),
+                           sentence=f"at these n tiled attention was clearly {verdict} than qkv, by the medians as by the rounds",
+                           checked=f"{[(row['n'], round(row['ratio'], 3)) for row in group]}")
             wins = str(min(row[verdict] for row in group))
         margin = _range([abs(row["ratio"] - 1) for row in group], _percent)
         groups.append(TiledGroup(verdict, _ns([row["n"] for row in group]), margin, wins, [str(row["slower"]) for row in group],
@@ -308,19 +323,21 @@ def timing_values(speed: dict[str, Any]) -> dict[str, Any]:
     lines = {name: series(speed, name) for name in ("qkv", "tiled", "torch", "python")}
     lines = {name: line for name, line in lines.items() if line[0]}
     rising = all(all(b > a for a, b in pairwise(seconds)) for _, seconds in lines.values())
-    _require(rising, "the time figure: every implementation's time rises with n", "median times increase with n")
-    _require(len(lines) == 4 and "python" in lines, "the time figure draws four implementations", f"{sorted(lines)}")
+    claims.require(rising, sentence="the time figure: every implementation's time rises with n",
+                   checked="median times increase with n")
+    claims.require(len(lines) == 4 and "python" in lines, sentence="the time figure draws four implementations",
+                   checked=f"{sorted(lines)}")
     fast = ["qkv", "tiled", "torch"]
     line_ns = lines["qkv"][0]
     start = next((i for i in range(len(line_ns) - 2)
                   if all(1.7 <= _slope(lines[name][0][i:], lines[name][1][i:]) <= 2.3 for name in fast)), None)
-    if start is None:
-        raise ClaimError(f"{PAGE}: qkv, tiled and PyTorch never run parallel to n² over three or more of the measured n; "
-                         "the time figure's caption has no true sentence about their slopes")
+    claims.require(start is not None, sentence="qkv, tiled and PyTorch run parallel to n² over three or more of the measured n",
+                   checked="they never do: the time figure's caption has no true sentence about their slopes")
+    assert start is not None
     slopes = [_slope(lines[name][0][start:], lines[name][1][start:]) for name in fast]
     python_slower = [times["python"][n] / times["qkv"][n] for n in lines["python"][0]]
-    _require(min(python_slower) > 10, "the pure-Python loop is many times slower than qkv",
-             f"pure Python / qkv = {python_slower}")
+    claims.require(min(python_slower) > 10, sentence="the pure-Python loop is many times slower than qkv",
+                   checked=f"pure Python / qkv = {python_slower}")
     return {
         "repeats": str(most), "fewer": [{"name": name, "count": str(count)} for name, count in counts.items() if count < most],
         "rows": rows,
@@ -376,12 +393,13 @@ def causal_values(speed: dict[str, Any]) -> dict[str, Any]:
     rows = [CausalRow(_n(n), _exact_percent(qkv_share[n]), _times(qkv_ratio[n]), _exact_percent(tiled_share[n]),
                       _times(tiled_ratio[n])) for n in ns]
     for n in CAUSAL_SHARE_NS:
-        _require(causal_work_share(n, n) < 0.6, f"at n = {n:,} the causal kernel computes little more than half the scores",
-                 f"causal_work_share = {causal_work_share(n, n):.4f}")
+        claims.require(causal_work_share(n, n) < 0.6, sentence=f"at n = {n:,} the causal kernel computes little more than "
+                                                               "half the scores",
+                       checked=f"causal_work_share = {causal_work_share(n, n):.4f}")
     one_tile = [n for n in ns if n <= block]
     skipping = [n for n in ns if tiled_share[n] < 1]
-    _require(all(tiled_share[n] == 1 for n in one_tile) and bool(skipping),
-             "tiled attention skips tiles only when there are several", f"tiled shares {tiled_share}")
+    claims.require(all(tiled_share[n] == 1 for n in one_tile) and bool(skipping),
+                   sentence="tiled attention skips tiles only when there are several", checked=f"tiled shares {tiled_share}")
     # The measured side: from which n on the causal call took less time, for each of the two.
     large = [n for n in ns if n >= CAUSAL_SHARE_NS[0]]
     qkv_not_faster = [n for n in large if qkv_ratio[n] >= 1]
@@ -431,41 +449,49 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
     for layout, dtype in keys:
         cells = [found[(layout, dtype, n)] for n in ns]
         choices = {cell["torch_sdp_choice"] for cell in cells}
-        _require(choices in ({0}, {1}), f"PyTorch ran one kernel, math or flash, for {layout} {dtype} at every n", f"{choices}")
+        claims.require(choices in ({0}, {1}), sentence=f"PyTorch ran one kernel, math or flash, for {layout} {dtype} at "
+                                                       "every n", checked=f"{choices}")
         shape = ", ".join("n" if i == len(cells[0]["shape"]) - 2 else "d" if i == len(cells[0]["shape"]) - 1
                           else str(size) for i, size in enumerate(cells[0]["shape"]))
         if layout == "batch-heavy":  # as many scores as (4, 32, 512, d), at least one head: h = 32, 8, 2, 1
             shape = "4, h, n, d"
+        # exact: a factor the benchmark sets, read from its results
         large = cells[0]["qk_factor"] != 1.0
-        _require(all(cell["key_blocks"] != large for cell in cells),
-                 f"attention_output took its {'row-maximum' if large else 'key-block'} path for {layout} {dtype} at every n",
-                 f"{[cell['key_blocks'] for cell in cells]}")
+        # exact: booleans
+        claims.require(all(cell["key_blocks"] != large for cell in cells),
+                       sentence=f"attention_output took its {'row-maximum' if large else 'key-block'} path for {layout} "
+                                f"{dtype} at every n",
+                       checked=f"{[cell['key_blocks'] for cell in cells]}")
         rows.append(LayoutRow(layout, f"({shape})", dtype, bool(cells[0]["is_causal"]), large, choices == {1},
                               [_times(cell["qkv_output_over_torch"]) for cell in cells]))
     two_d = [found[("2-D", "float32", n)] for n in ns]
     flash = [found[(layout, "float32", n)] for layout, dtype in keys if layout != "2-D" and dtype == "float32" for n in ns]
-    _require(all(cell["torch_sdp_choice"] == 0 for cell in two_d) and all(cell["torch_sdp_choice"] == 1 for cell in flash),
-             "PyTorch takes its math path for 2-D inputs and its fused flash kernel for (batch, heads, n, d)")
+    claims.require(all(cell["torch_sdp_choice"] == 0 for cell in two_d) and all(cell["torch_sdp_choice"] == 1 for cell in flash),
+                   sentence="PyTorch takes its math path for 2-D inputs and its fused flash kernel for (batch, heads, n, d)")
     flash_ratios = [cell["qkv_output_over_torch"] for cell in flash]
     two_d_ratios = [cell["qkv_output_over_torch"] for cell in two_d]
     weights_cost = [(cell["n"], cell["qkv_median_s"] / cell["qkv_output_median_s"]) for cell in flash]  # with / without
-    _require(len(ns) > 1, "the weights' cost is said at the largest n and at the smaller ones", f"ns = {ns}")
+    claims.require(len(ns) > 1, sentence="the weights' cost is said at the largest n and at the smaller ones",
+                   checked=f"ns = {ns}")
+    # exact: lengths are integers
     largest = [ratio for n, ratio in weights_cost if n == ns[-1]]
-    smaller = [ratio for n, ratio in weights_cost if n != ns[-1]]
+    smaller = [ratio for n, ratio in weights_cost if n != ns[-1]]  # exact: as above
     batch_heavy = [found[("batch-heavy", "float32", n)]["shape"][1] for n in ns]
     half = [(label, n) for label in ("2-D", "(1, 8, n, d)") for n in ns]
     float16 = {key: (found[(key[0], "float16", key[1])]["qkv_output_median_s"]
                      / found[(key[0], "float32", key[1])]["qkv_output_median_s"],
                      found[(key[0], "float16", key[1])]["torch_median_s"] / found[(key[0], "float32", key[1])]["torch_median_s"])
                for key in half}
+    # exact: a factor the benchmark sets, read from its results
     standard = [row["score_bound"] for row in part["results"] if row["qk_factor"] == 1.0]
-    large_rows = [row for row in part["results"] if row["qk_factor"] != 1.0]
-    _require(bool(large_rows) and len({row["qk_factor"] for row in large_rows}) == 1,
-             "one row with q and k scaled up, by one factor", f"{[row['qk_factor'] for row in large_rows]}")
+    large_rows = [row for row in part["results"] if row["qk_factor"] != 1.0]  # exact: as above
+    claims.require(bool(large_rows) and len({row["qk_factor"] for row in large_rows}) == 1,
+                   sentence="one row with q and k scaled up, by one factor",
+                   checked=f"{[row['qk_factor'] for row in large_rows]}")
     large_bound = min(row["score_bound"] for row in large_rows)
-    _require(max(standard) <= output_blocks.SCORE_BOUND < large_bound,
-             "the standard inputs' bound is within the limit and the large ones' past it",
-             f"{max(standard)}, {large_bound}, limit {output_blocks.SCORE_BOUND}")
+    claims.require(max(standard) <= output_blocks.SCORE_BOUND < large_bound,
+                   sentence="the standard inputs' bound is within the limit and the large ones' past it",
+                   checked=f"{max(standard)}, {large_bound}, limit {output_blocks.SCORE_BOUND}")
     return {
         "ns": _ns(ns), "rows": rows, "repeats": str(part["repeats"]),
         "bound_limit": f"{output_blocks.SCORE_BOUND:g}", "block_rows": _n(output_blocks.ROWS),
@@ -562,13 +588,16 @@ def kv_cache_values() -> dict[str, Any]:
              for shape in shapes}
     first, last = shapes[0], shapes[-1]
     mqa = next(shape for shape in shapes if shape.hypothetical)
-    _require([shape.name for shape in shapes] == ["Llama-2-7B", "Llama-2-7B, MQA", "Mistral-7B", "Llama-2-70B"],
-             "the figure's alt text names Llama-2-7B, its hypothetical MQA version, Mistral-7B and Llama-2-70B, in order")
-    _require(first.kind == "MHA" and last.kind == "GQA" and last.layers > first.layers and last.heads > first.heads
-             and 4 * last.kv_heads <= last.heads and sizes[last.name] < sizes[first.name]
-             and mqa.name.startswith(first.name) and sizes[first.name] == first.heads * sizes[mqa.name],
-             "the last model has more layers and heads, but with GQA its KV cache is smaller than the first one's, "
-             "and MQA shrinks the first by exactly its number of heads", f"{sizes}")
+    claims.require([shape.name for shape in shapes] == ["Llama-2-7B", "Llama-2-7B, MQA", "Mistral-7B", "Llama-2-70B"],
+                   sentence="the figure's alt text names Llama-2-7B, its hypothetical MQA version, Mistral-7B and "
+                            "Llama-2-70B, in order")
+    claims.require(first.kind == "MHA" and last.kind == "GQA" and last.layers > first.layers and last.heads > first.heads
+                   and 4 * last.kv_heads <= last.heads and sizes[last.name] < sizes[first.name]
+                   # exact: head counts are integers
+                   and mqa.name.startswith(first.name) and sizes[first.name] == first.heads * sizes[mqa.name],
+                   sentence="the last model has more layers and heads, but with GQA its KV cache is smaller than the first "
+                            "one's, "
+                   "and MQA shrinks the first by exactly its number of heads", checked=f"{sizes}")
 
     llama = next(shape for shape in shapes if shape.name == "Llama-2-70B")
     gqa = kv_cache_bytes(llama.layers, llama.heads, llama.kv_heads, llama.head_dim, seq_len=EXERCISE_SEQ_LEN)

@@ -20,7 +20,7 @@ from qkv.complexity import (
     step_multiplications,
     total_multiplications,
 )
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims
 from qkv_site.project import Project
 
 N, D = 4096, 512  # the example of the cost table
@@ -64,10 +64,9 @@ def _memory_lines() -> list[MemoryLine]:
             for row in memory_table(dtype="float16")]
 
 
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"complexity.md: the data no longer support the sentence: {sentence}")
+# Every number of this page is a count of integers (multiplications, bytes): exact on every machine, and a
+# quotient of two of them is a correctly rounded float division, the same everywhere.
+claims = Claims("complexity.md")
 
 
 @cache
@@ -79,9 +78,11 @@ def values(project: Project) -> dict[str, Any]:
     last = table[-1]
     doubled = total_multiplications(2 * N, D) / total_multiplications(N, D)
     bound = 3 * D * D / (2 * D + 2)
-    _require(len(lines) == 4, "the four rows of the memory table; the figure marks four points, the four rows of the table")
-    _require(LONG_CONTEXT == 32 * 1024, "exercise 1: n = 32,768, the context often called 32K")
-    _require(3 < doubled < 4, "exercise 3: the total grows a little less than fourfold (the projections only double)")
+    claims.require(len(lines) == 4, sentence="the four rows of the memory table; the figure marks four points, the four "
+                                             "rows of the table")
+    claims.require(LONG_CONTEXT == 32 * 1024, sentence="exercise 1: n = 32,768, the context often called 32K")
+    claims.require(3 < doubled < 4, sentence="exercise 3: the total grows a little less than fourfold (the projections only "
+                                             "double)")
     return {
         "n": f"{N:,}",
         "n_plain": str(N),  # 4096, for a formula

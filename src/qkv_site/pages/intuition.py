@@ -19,7 +19,7 @@ import numpy as np
 
 from qkv import scaled_dot_product_attention, self_attention
 from qkv.examples import worked_example
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims, at_least, at_most, equal, greater, less
 from qkv_site.content.formatting import vector
 from qkv_site.project import Project
 
@@ -29,10 +29,7 @@ QUERIES = np.array([[1.0, 0.0], [10.0, 0.0]])  # q, then 10 q
 NEARLY_ONE_HOT = 0.999  # "almost exactly v1": the larger query gives k1 at least this share
 
 
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"intuition.md: the data no longer support the sentence: {sentence}")
+claims = Claims("intuition.md")
 
 
 @dataclass(frozen=True)
@@ -46,9 +43,10 @@ class Lookup:
 
 def _lookups() -> list[Lookup]:
     output, weights = scaled_dot_product_attention(QUERIES, KEYS, VALUES)  # (2, 2), (2, 2)
-    _require(bool(np.all(weights[0] > 0)) and weights[0, 0] < weights[1, 0],
-             "a soft lookup mixes every value; the larger query's weights are closer to one-hot")
-    _require(weights[1, 0] >= NEARLY_ONE_HOT, "with the query ten times larger the output is almost exactly v1")
+    claims.require(greater(weights[0], 0, scale=1.0), less(weights[0, 0], weights[1, 0]),
+                   sentence="a soft lookup mixes every value; the larger query's weights are closer to one-hot")
+    claims.require(at_least(weights[1, 0], NEARLY_ONE_HOT), sentence="with the query ten times larger the output is almost "
+                                                                     "exactly v1")
     return [Lookup(vector(q), vector(w, 4), vector(o)) for q, w, o in zip(QUERIES, weights, output, strict=True)]
 
 
@@ -56,9 +54,10 @@ def _weighted_average() -> None:
     example = worked_example()
     output, weights = self_attention(example.x, example.w_q, example.w_k, example.w_v)
     v = example.x @ example.w_v  # (2, 3)
-    _require(bool((weights >= 0).all()) and np.allclose(weights.sum(axis=-1), 1) and np.allclose(output, weights @ v)
-             and bool((output >= v.min(axis=0)).all() and (output <= v.max(axis=0)).all()),
-             "the output is a weighted average of the values and lies inside their range")
+    scale = float(np.abs(v).max())
+    claims.require(at_least(weights, 0, scale=1.0), equal(weights.sum(axis=-1), 1), equal(output, weights @ v, scale=scale),
+                   at_least(output, v.min(axis=0), scale=scale), at_most(output, v.max(axis=0), scale=scale),
+                   sentence="the output is a weighted average of the values and lies inside their range")
 
 
 @cache

@@ -24,7 +24,7 @@ from qkv.learning import EXPERIMENTS, CoreferenceModel, referent_attention, run_
 from qkv.learning import sentences as s
 from qkv.learning.experiments import LARGE_D_K
 from qkv.learning.network import init_parameters
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims
 from qkv_site.content.formatting import number, percent
 from qkv_site.project import Project
 
@@ -52,10 +52,7 @@ def weight(x: float) -> str:
     return f"{float(x):.2f}"
 
 
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"{PAGE}: the data no longer support the sentence: {sentence}")
+claims = Claims(PAGE)
 
 
 @cache
@@ -95,10 +92,12 @@ def _baseline() -> dict[str, Any]:
     model = models()["baseline"]
     h = model.history
     learned = _first_step(model, LEARNED)
-    _require(learned is not None and h.heldout_accuracy[-1] == 1.0 and h.loss[-1] < h.loss[0] / 100,
-             "the loss falls to a hundredth of its start and every held-out sentence ends up resolved")
+    # exact: an accuracy is a count of sentences over their number, 1.0 only when every one is right
+    claims.require(learned is not None and h.heldout_accuracy[-1] == 1.0 and h.loss[-1] < h.loss[0] / 100,
+                   sentence="the loss falls to a hundredth of its start and every held-out sentence ends up resolved")
     tired, wide = model.probabilities(s.ARTICLE_SENTENCE), model.probabilities(s.ARTICLE_TWIN)
-    _require(tired["animal"] > 0.99 and wide["street"] > 0.99, "the model reads the article's sentence and its twin right")
+    claims.require(tired["animal"] > 0.99 and wide["street"] > 0.99, sentence="the model reads the article's sentence and "
+                                                                              "its twin right")
     return {"accuracy": accuracy(model.heldout_accuracy), "learned_step": str(learned),
             "start_accuracy": accuracy(h.heldout_accuracy[0]), "loss_start": number(h.loss[0]),
             "loss_end": f"{h.loss[-1]:.1g}",
@@ -134,14 +133,14 @@ def _where_it_looks() -> dict[str, Any]:
     a = model.attention(s.ARTICLE_SENTENCE)  # (layers, n, n)
     twin = model.attention(s.ARTICLE_TWIN)
     ref = referent_attention(model)
-    _require(bool(a[1, it, adjective] > 0.9 and a[1, it, animal] < 0.05 and twin[1, it, adjective] > 0.9),
-             "in layer 2, 'it' puts almost all its weight on the adjective, almost none on 'animal'")
-    _require(bool(a[0, it, verb] > 0.9), "in layer 1, 'it' looks at 'cross'")
-    _require(bool(np.all(ref.to_referent < 0.05) and np.all(ref.argmax_is_referent < 0.05)),
-             "over the held-out sentences, 'it' gives its referent almost no weight in either layer")
+    claims.require(bool(a[1, it, adjective] > 0.9 and a[1, it, animal] < 0.05 and twin[1, it, adjective] > 0.9),
+                   sentence="in layer 2, 'it' puts almost all its weight on the adjective, almost none on 'animal'")
+    claims.require(bool(a[0, it, verb] > 0.9), sentence="in layer 1, 'it' looks at 'cross'")
+    claims.require(bool(np.all(ref.to_referent < 0.05) and np.all(ref.argmax_is_referent < 0.05)),
+                   sentence="over the held-out sentences, 'it' gives its referent almost no weight in either layer")
     # Which words' layer-1 rows peak at the adjective: the words that carry it to "it" in layer 2.
     gatherers = [words[i] for i in range(len(words)) if i not in (it, adjective) and int(np.argmax(a[0, i])) == adjective]
-    _require(len(gatherers) >= 2, "several words of the article's sentence look at 'tired' in layer 1")
+    claims.require(len(gatherers) >= 2, sentence="several words of the article's sentence look at 'tired' in layer 1")
     held = s.corpus(heldout=True)
     rows = np.arange(len(held))
     held_w = model.attention_batch(held)  # (layers, B, n, n)
@@ -161,7 +160,7 @@ def _where_it_looks() -> dict[str, Any]:
 
 def _one_layer() -> dict[str, str]:
     model = models()["one layer"]
-    _require(0.5 < model.heldout_accuracy <= 0.75, "one layer does better than chance and no better than 3 of 4")
+    claims.require(0.5 < model.heldout_accuracy <= 0.75, sentence="one layer does better than chance and no better than 3 of 4")
     return {"accuracy": accuracy(model.heldout_accuracy)}
 
 
@@ -173,20 +172,20 @@ def _scaling() -> dict[str, Any]:
     jac_start = {name: m.history.jacobian_norm[0].mean() for name, m in runs.items()}
     learned = {name: _first_step(m, LEARNED) for name, m in runs.items()}
     # Scale 1: the softmax starts saturated (rows near one-hot, small Jacobian), and it learns least.
-    _require(entropy_start["scale 1"] < 0.25 * uniform and jac_start["scale 1"] < jac_start["scale 1/√d_k"],
-             "with scale 1 the softmax starts saturated: low entropy and a smaller Jacobian than with 1/√d_k")
+    claims.require(entropy_start["scale 1"] < 0.25 * uniform and jac_start["scale 1"] < jac_start["scale 1/√d_k"],
+                   sentence="with scale 1 the softmax starts saturated: low entropy and a smaller Jacobian than with 1/√d_k")
     # "the gradient does not get back to W_Q and W_K": the largest gradient at the scores stays smaller.
-    _require(bool(one.history.score_gradient_norm.max() < sqrt.history.score_gradient_norm.max()),
-             "with scale 1 less gradient gets through the softmax to W_Q and W_K than with 1/√d_k")
-    _require(learned["scale 1"] is None and one.heldout_accuracy < sqrt.heldout_accuracy,
-             "scale 1 never reaches 99% and ends below 1/√d_k (also the note on why-sqrt-dk.md)")
+    claims.require(bool(one.history.score_gradient_norm.max() < sqrt.history.score_gradient_norm.max()),
+                   sentence="with scale 1 less gradient gets through the softmax to W_Q and W_K than with 1/√d_k")
+    claims.require(learned["scale 1"] is None and one.heldout_accuracy < sqrt.heldout_accuracy,
+                   sentence="scale 1 never reaches 99% and ends below 1/√d_k (also the note on why-sqrt-dk.md)")
     # 1/d_k: starts nearly uniform and stays at chance for a while, then learns.
-    _require(entropy_start["scale 1/d_k"] > 0.95 * uniform, "with 1/d_k the attention starts almost uniform")
+    claims.require(entropy_start["scale 1/d_k"] > 0.95 * uniform, sentence="with 1/d_k the attention starts almost uniform")
     chance_until = _at_chance_until(by_d)
-    _require(learned["scale 1/√d_k"] is not None and learned["scale 1/d_k"] is not None
-             and chance_until >= learned["scale 1/√d_k"] and learned["scale 1/d_k"] > learned["scale 1/√d_k"],
-             "1/d_k sits at chance past the step where 1/√d_k has learned the task, and learns it later "
-             "(also the note on why-sqrt-dk.md)")
+    claims.require(learned["scale 1/√d_k"] is not None and learned["scale 1/d_k"] is not None
+                   and chance_until >= learned["scale 1/√d_k"] and learned["scale 1/d_k"] > learned["scale 1/√d_k"],
+                   sentence="1/d_k sits at chance past the step where 1/√d_k has learned the task, and learns it later "
+                   "(also the note on why-sqrt-dk.md)")
     # The initialisation the three runs share: q = x·W_Q with unit-variance components, so q·k has variance d_k.
     o = sqrt.options
     start = init_parameters(np.random.default_rng(o.seed), d_model=o.d_model, d_k=o.d_k, n_layers=o.n_layers,
@@ -195,8 +194,8 @@ def _scaling() -> dict[str, Any]:
     x = (start["embedding"][train.ids] + start["position"][: train.ids.shape[1]])[train.mask]  # (words, d_model)
     q0, k0 = x @ start["w_q1"], x @ start["w_k1"]  # (words, d_k)
     dots = (q0[:-1] * k0[1:]).sum(axis=1)  # q·k of neighbouring words
-    _require(abs(q0.var() - 1) < 0.2 and abs(k0.var() - 1) < 0.2 and abs(dots.std() / math.sqrt(o.d_k) - 1) < 0.2,
-             "at the start, q and k have unit-variance components and q·k a standard deviation near √d_k")
+    claims.require(abs(q0.var() - 1) < 0.2 and abs(k0.var() - 1) < 0.2 and abs(dots.std() / math.sqrt(o.d_k) - 1) < 0.2,
+                   sentence="at the start, q and k have unit-variance components and q·k a standard deviation near √d_k")
     h_one, h_sqrt = one.history, sqrt.history
     rows = []
     for k, step in enumerate(h_sqrt.eval_steps):
@@ -231,13 +230,15 @@ def _tied() -> dict[str, Any]:
     mask = held.mask
     diagonal = [float(np.mean([tw[b].diagonal()[mask[b]].mean() for b in range(len(held))])) for tw in tied_w]
     base_diagonal = [float(np.mean([bw[b].diagonal()[mask[b]].mean() for b in range(len(held))])) for bw in base_w]
-    _require(0.5 + CHANCE_BAND < model.heldout_accuracy < baseline.heldout_accuracy and _first_step(model, LEARNED) is None,
-             "tied W_Q = W_K learns the task only partly: better than chance, never 99%, worse than separate matrices "
-             "(also the note on why-three-matrices.md)")
-    _require(asymmetry(scores) < 1e-9 * np.abs(scores).max() and asymmetry(a[0]) > 0.1,
-             "the tied scores are symmetric, the weights after softmax are not (also the note on asymmetry.md)")
-    _require(all(t > 2 * b for t, b in zip(diagonal, base_diagonal, strict=True)),
-             "with W_Q = W_K each word gives itself far more weight than with separate matrices (also why-three-matrices.md)")
+    claims.require(0.5 + CHANCE_BAND < model.heldout_accuracy < baseline.heldout_accuracy and _first_step(model, LEARNED) is None,
+                   sentence="tied W_Q = W_K learns the task only partly: better than chance, never 99%, worse than separate "
+                            "matrices "
+                   "(also the note on why-three-matrices.md)")
+    claims.require(asymmetry(scores) < 1e-9 * np.abs(scores).max() and asymmetry(a[0]) > 0.1,
+                   sentence="the tied scores are symmetric, the weights after softmax are not (also the note on asymmetry.md)")
+    claims.require(all(t > 2 * b for t, b in zip(diagonal, base_diagonal, strict=True)),
+                   sentence="with W_Q = W_K each word gives itself far more weight than with separate matrices (also "
+                            "why-three-matrices.md)")
     return {"accuracy": accuracy(model.heldout_accuracy),
             "scores_asymmetry": number(asymmetry(scores)), "weights_asymmetry": number(asymmetry(a[0])),
             "self": [percent(d) for d in diagonal], "base_self": [percent(d) for d in base_diagonal]}
@@ -252,10 +253,10 @@ def _no_projections() -> dict[str, Any]:
     it_self = weights[:, rows, held.it, held.it].mean(axis=1)  # (layers,)
     p_animal = np.array([next(iter(model.probabilities(text).values())) for text in held.text])  # P(the animal)
     spread = float(p_animal.max() - p_animal.min())
-    _require(abs(model.heldout_accuracy - 0.5) <= CHANCE_BAND, "without projections the model stays at chance")
-    _require(bool(np.all(it_self > 0.5)) and spread < 0.2,
-             "'it' attends mostly to itself and its answer barely moves from sentence to sentence "
-             "(also the note on why-three-matrices.md)")
+    claims.require(abs(model.heldout_accuracy - 0.5) <= CHANCE_BAND, sentence="without projections the model stays at chance")
+    claims.require(bool(np.all(it_self > 0.5)) and spread < 0.2,
+                   sentence="'it' attends mostly to itself and its answer barely moves from sentence to sentence "
+                   "(also the note on why-three-matrices.md)")
     o = model.options
     return {"accuracy": accuracy(model.heldout_accuracy), "it_self": [percent(x) for x in it_self],
             "p_min": percent(p_animal.min()), "p_max": percent(p_animal.max()),
@@ -279,11 +280,13 @@ def _exercise_1() -> list[dict[str, str]]:
         for layer in range(a.shape[0]):
             row[f"top_{layer + 1}"], row[f"top_{layer + 1}_w"] = words[int(np.argmax(a[layer]))], f"{a[layer].max():.2f}"
         row["to_referent"] = f"{a[:, words.index(resolved)].max():.2f}"
-        _require(row["top_1"] == "too", "layer-1 'it' looks at 'too', the word next to the adjective")
+        claims.require(row["top_1"] == "too", sentence="layer-1 'it' looks at 'too', the word next to the adjective")
         rows.append(row)
     icy, sleepy = rows
-    _require(icy["resolved"] == "street" and sleepy["resolved"] == "cat", "the model resolves both sentences right")
-    _require(all(float(r["to_referent"]) < 0.05 for r in rows), "neither 'it' gives its referent more than 5% in any layer")
+    claims.require(icy["resolved"] == "street" and sleepy["resolved"] == "cat", sentence="the model resolves both sentences "
+                                                                                         "right")
+    claims.require(all(float(r["to_referent"]) < 0.05 for r in rows), sentence="neither 'it' gives its referent more than "
+                                                                               "5% in any layer")
     return rows
 
 
@@ -297,13 +300,14 @@ def _exercise_2() -> dict[str, Any]:
     truth = ["animal", "street", "animal", "street"]
     one_right = sum(one.resolve(x) == answer for x, answer in zip(EXERCISE_2, truth, strict=True))
     two_right = sum(two.resolve(x) == answer for x, answer in zip(EXERCISE_2, truth, strict=True))
-    _require(one_right <= 3 and two_right == 4, "one layer gets at most 3 of the 4, two layers get all 4")
+    claims.require(one_right <= 3 and two_right == 4, sentence="one layer gets at most 3 of the 4, two layers get all 4")
     return {"one_right": str(one_right), "two_right": str(two_right), "n": str(len(EXERCISE_2))}
 
 
 @cache
 def values(project: Project) -> dict[str, Any]:
-    _require(set(SCALES) <= set(EXPERIMENTS), "the scaling experiment's three runs are experiments of qkv.learning")
+    claims.require(set(SCALES) <= set(EXPERIMENTS), sentence="the scaling experiment's three runs are experiments of "
+                                                             "qkv.learning")
     return {"task": _task(), "baseline": _baseline(), "snapshots": _snapshots(), "looks": _where_it_looks(),
             "one_layer": _one_layer(), "scaling": _scaling(), "tied": _tied(), "no_projections": _no_projections(),
             "exercise_1": _exercise_1(), "exercise_2": _exercise_2()}

@@ -19,22 +19,20 @@ import numpy as np
 
 from qkv import attention_scores, self_attention
 from qkv.examples import it_animal_sentence
-from qkv_site.content.claims import ClaimError
-from qkv_site.content.formatting import number, percent
+from qkv_site.content.claims import Claims, equal, greater, largest, less
+from qkv_site.content.formatting import fixed, number, percent
 from qkv_site.pages import learned_attention
 from qkv_site.project import Project
 
-
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"motivation.md: the data no longer support the sentence: {sentence}")
+claims = Claims("motivation.md")
 
 
 def _hand_made() -> dict[str, str]:
     row = it_animal_sentence().weights_of("it")
-    top = max(row, key=lambda token: row[token])
-    _require(top == "animal" and row["animal"] > row["street"], "the tallest bar is on 'animal', not on 'street'")
+    tokens = list(row)
+    top = tokens[largest([row[token] for token in tokens])]
+    claims.require(top == "animal", greater(row["animal"], row["street"]), sentence="the tallest bar is on 'animal', not on "
+                                                                                    "'street'")
     return {"animal": percent(row["animal"]), "street": percent(row["street"])}
 
 
@@ -46,9 +44,9 @@ def _exercise_1() -> dict[str, str]:
     it, animal, street = (sentence.tokens.index(token) for token in ("it", "animal", "street"))
     gap = float(scores[it, animal] - scores[it, street])
     ratio = row["animal"] / row["street"]
-    _require(math.isclose(ratio, math.exp(gap)), "the ratio of the two weights is e to the difference of their scores")
+    claims.require(equal(ratio, math.exp(gap)), sentence="the ratio of the two weights is e to the difference of their scores")
     return {"animal": percent(row["animal"]), "street": percent(row["street"]), "ratio": number(ratio),
-            "gap": f"{gap:.4f}", "exp_gap": number(math.exp(gap))}
+            "gap": fixed(gap, 4), "exp_gap": number(math.exp(gap))}
 
 
 def _exercise_2() -> dict[str, str]:
@@ -59,8 +57,9 @@ def _exercise_2() -> dict[str, str]:
     row = dict(zip(tokens, weights[tokens.index("it")], strict=True))
     others = [weight for token, weight in row.items() if token != "street"]
     before = sentence.weights_of("it")
-    _require(row["street"] > max(others) and row["street"] < before["animal"] and row["street"] < 0.5,
-             "'street' clearly on top, but nowhere near as concentrated as 'animal' was, most weight spread elsewhere")
+    claims.require(greater(row["street"], max(others)), less(row["street"], before["animal"]), less(row["street"], 0.5),
+                   sentence="'street' clearly on top, but nowhere near as concentrated as 'animal' was, most weight spread "
+                            "elsewhere")
     return {"street": percent(row["street"]), "others": percent(min(others)), "street_before": percent(before["street"])}
 
 

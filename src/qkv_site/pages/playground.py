@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from qkv.examples import it_animal_sentence
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims
 from qkv_site.content.playground import MAX_DIM, MAX_PRESET_TOKENS, MAX_TOKENS, presets, presets_script
 from qkv_site.project import Project
 
@@ -52,8 +52,6 @@ def values(project: Project) -> dict[str, Any]:
                          f"limit of {MAX_TOKENS} and the playground loads at most {MAX_PRESET_TOKENS}")
     exported = presets()["presets"]
     count = len(exported) if isinstance(exported, dict) else 0
-    if count != 3:
-        raise ClaimError("playground.md: the data no longer support the sentence: the three presets are exported from "
-                         f"qkv.examples (there are {count})")
+    Claims("playground.md").require(count == 3, sentence=f"the three presets are exported from qkv.examples (there are {count})")
     return {"presets_script": presets_script(), "max_tokens": str(MAX_TOKENS), "max_dim": str(MAX_DIM),
             "max_cell": str(max_cell((project.docs_dir / SCRIPT).read_text(encoding="utf-8"))), "animal_tokens": str(animal)}

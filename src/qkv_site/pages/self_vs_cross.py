@@ -25,22 +25,16 @@ import numpy as np
 
 from qkv import causal_mask, self_attention
 from qkv.examples import translation_example
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims, equal, greater, largest_ties
 from qkv_site.content.formatting import percent
 from qkv_site.project import Project
 
 PAGE = "self-vs-cross.md"
-TIE = 1e-9  # weights this close are equally heavy
-
-
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"{PAGE}: the data no longer support the sentence: {sentence}")
+claims = Claims(PAGE)
 
 
 def brightest(weights: np.ndarray) -> list[list[int]]:
-    """For each row (query), the columns (keys) with its largest weight: more than one when they tie.
+    """For each row (query), the columns (keys) with its largest weight: more than one when they tie (to rounding).
 
     >>> brightest(np.array([[0.2, 0.8], [0.5, 0.5]]))
     [[1], [0, 1]]
@@ -48,7 +42,7 @@ def brightest(weights: np.ndarray) -> list[list[int]]:
     weights = np.asarray(weights, dtype=float)
     if weights.ndim != 2 or weights.size == 0:
         raise ValueError(f"weights must be a non-empty 2-D matrix, got shape {weights.shape}")
-    return [[int(j) for j in np.flatnonzero(row >= row.max() - TIE)] for row in weights]
+    return [largest_ties(row, scale=1.0) for row in weights]  # weights are at most 1
 
 
 def diagonal(weights: np.ndarray) -> str:
@@ -87,15 +81,15 @@ def _figure() -> dict[str, Any]:
     example = translation_example()
     source, target = list(example.source_tokens), list(example.target_tokens)
     for token in source + target:
-        _require(not set(token) & set("[]"), f"the alt text names {token!r}; a square bracket would end it early")
+        claims.require(not set(token) & set("[]"), sentence=f"the alt text names {token!r}; a square bracket would end it early")
     self_map = heatmap(example.encoder.weights, source, source)
     cross_map = heatmap(example.cross.weights, target, source)
-    _require(len(target) == len(source) and cross_map["diagonal"] == "all",
-             "look at the diagonal: each target word lines up with the source word in its place "
-             f"({brightest(example.cross.weights)})")
+    claims.require(len(target) == len(source), cross_map["diagonal"] == "all",
+                   sentence="look at the diagonal: each target word lines up with the source word in its place "
+                   f"({brightest(example.cross.weights)})")
     love, cat = source.index("love"), target.index("猫")
-    _require(self_map["rows"][love].keys == ["I", "cats"] and cross_map["rows"][cat].keys == ["cats"],
-             "the Q of love finds I and cats most relevant; the Q of 猫 finds cats")
+    claims.require(self_map["rows"][love].keys == ["I", "cats"], cross_map["rows"][cat].keys == ["cats"],
+                   sentence="the Q of love finds I and cats most relevant; the Q of 猫 finds cats")
     return {"source": " ".join(source), "target": " ".join(target), "encoder": self_map, "cross": cross_map,
             "pairs": [{"target": t, "source": s} for t, s in zip(target, source, strict=True)]}
 
@@ -112,8 +106,9 @@ def _exercise_2() -> dict[str, list[Share]]:
     _, masked = self_attention(encoder.x, encoder.w_q, encoder.w_k, encoder.w_v, mask=causal_mask(len(tokens)))
     i, love, cats = tokens.index("I"), tokens.index("love"), tokens.index("cats")
     before, after = encoder.weights[love], masked[love]
-    _require(after[cats] == 0 and before[cats] > 0 and bool(np.isclose(after[i] / after[love], before[i] / before[love])),
-             "love no longer sees cats; what it gave cats is shared out between I and itself in proportion")
+    claims.require(bool(after[cats] == 0),  # exact: a masked key's weight is exp(-inf) = 0 on every machine
+                   greater(before[cats], 0, scale=1.0), equal(after[i] / after[love], before[i] / before[love]),
+                   sentence="love no longer sees cats; what it gave cats is shared out between I and itself in proportion")
     return {name: [Share(token, percent(w)) for token, w in zip(tokens, row, strict=True)]
             for name, row in (("unmasked", before), ("masked", after))}
 

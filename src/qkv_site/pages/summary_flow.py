@@ -20,17 +20,14 @@ import numpy as np
 
 from qkv import attention_scores, project, scaled_dot_product_attention, softmax
 from qkv.examples import worked_example
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims, equal
 from qkv_site.project import Project
 
 N, D_MODEL, D_K = 6, 512, 64  # exercise 1 (d_v = d_k)
 CHANGED_LOVE = [1, 1, 0, 0]  # exercise 2: the new input vector of "love"
 
 
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"summary-flow.md: the data no longer support the sentence: {sentence}")
+claims = Claims("summary-flow.md")
 
 
 def _shape(array: np.ndarray) -> str:
@@ -47,9 +44,9 @@ def _shapes() -> dict[str, str]:
     weights = softmax(scaled)
     output, _ = scaled_dot_product_attention(q, k, v)
     results = {"q": q, "k": k, "v": v, "scores": scores, "scaled": scaled, "weights": weights, "output": output}
-    _require(all(results[name].shape == (N, N) for name in ("scores", "scaled", "weights"))
-             and all(results[name].shape[0] == N for name in ("q", "k", "v", "output")),
-             "steps 2 to 4 give n x n square matrices; steps 1 and 5 give one row per token")
+    claims.require(all(results[name].shape == (N, N) for name in ("scores", "scaled", "weights")),
+                   all(results[name].shape[0] == N for name in ("q", "k", "v", "output")),
+                   sentence="steps 2 to 4 give n x n square matrices; steps 1 and 5 give one row per token")
     return {name: _shape(result) for name, result in results.items()}
 
 
@@ -59,10 +56,10 @@ def _changed() -> dict[str, list[str]]:
     rows = {}
     for name in ("q", "k", "v", "scores", "weights", "output"):
         before, after = getattr(example, name), getattr(changed, name)
-        rows[name] = [token for i, token in enumerate(example.tokens) if not np.allclose(before[i], after[i])]
-    _require(all(rows[name] == ["love"] for name in ("q", "k", "v"))
-             and all(rows[name] == list(example.tokens) for name in ("scores", "weights", "output")),
-             "in Q, K and V only the row of love changes; from step 2 on the change reaches the row of I")
+        rows[name] = [token for i, token in enumerate(example.tokens) if not equal(before[i], after[i], scale=1.0)]
+    claims.require(all(rows[name] == ["love"] for name in ("q", "k", "v")),
+                   all(rows[name] == list(example.tokens) for name in ("scores", "weights", "output")),
+                   sentence="in Q, K and V only the row of love changes; from step 2 on the change reaches the row of I")
     return rows
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from qkv import scaled_dot_product_attention
 from qkv.analysis import SCALINGS, dot_product_variance, scaling_factor, scaling_study
 from qkv.examples import worked_example
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims, Comparison, at_most, greater, largest, less
 from qkv_site.content.formatting import number, percent
 from qkv_site.project import Project
 
@@ -41,14 +41,11 @@ SIGMA, EXERCISE_2_D_K = 2.0, 64  # exercise 2
 W_Q_FACTOR = 5  # exercise 3: every 1 of W_Q becomes 5
 
 
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"{PAGE}: the data no longer support the sentence: {sentence}")
+claims = Claims(PAGE)
 
 
-def _close(measured: float, derived: float) -> bool:
-    return abs(measured - derived) <= TOLERANCE * derived
+def _close(measured: float, derived: float) -> Comparison:
+    return at_most(abs(measured - derived), TOLERANCE * derived, scale=derived)
 
 
 @dataclass(frozen=True)
@@ -64,8 +61,8 @@ class VarianceRow:
 def _variance() -> tuple[list[VarianceRow], dict[str, str]]:
     study = dot_product_variance(D_KS_TABLE, n_samples=N_PAIRS, seed=SEED)
     measured = list(zip(study.d_k, study.variance, study.scaled_variance, strict=True))
-    _require(all(_close(float(v), float(d)) and _close(float(s), 1.0) for d, v, s in measured),
-             "the random draw agrees with Var[q·k] = d_k, and with 1 after dividing by √d_k")
+    claims.require(*(_close(float(v), float(d)) for d, v, _ in measured), *(_close(float(s), 1.0) for _, _, s in measured),
+                   sentence="the random draw agrees with Var[q·k] = d_k, and with 1 after dividing by √d_k")
     rows = [VarianceRow(str(d), str(d), number(v), number(s)) for d, v, s in measured]
     i = list(study.d_k).index(EXERCISE_1_D_K)
     std = math.sqrt(EXERCISE_1_D_K)
@@ -79,8 +76,9 @@ def _strategies() -> dict[str, dict[str, str]]:
     measured = scaling_study([STRATEGY_D_K], n_keys=N_KEYS, n_samples=N_QUERIES, seed=SEED)
     largest = {s: float(measured.max_weight[s][0]) for s in SCALINGS}
     entropy = {s: float(measured.entropy[s][0]) for s in SCALINGS}
-    _require(largest["none"] > largest["sqrt_d_k"] > largest["d_k"] and entropy["none"] < entropy["sqrt_d_k"] < entropy["d_k"],
-             "no scaling is the closest to one-hot, dividing by d_k the closest to uniform, √d_k in between")
+    claims.require(greater(largest["none"], largest["sqrt_d_k"]), greater(largest["sqrt_d_k"], largest["d_k"]),
+                   less(entropy["none"], entropy["sqrt_d_k"]), less(entropy["sqrt_d_k"], entropy["d_k"]),
+                   sentence="no scaling is the closest to one-hot, dividing by d_k the closest to uniform, √d_k in between")
     return {s: {"max_weight": number(largest[s]), "entropy": number(entropy[s])} for s in SCALINGS}
 
 
@@ -89,23 +87,25 @@ def _check_saturation_figure() -> None:
     curves = scaling_study(D_KS_FIGURE)  # the random experiment the figure draws
     spread = {s: max(float(np.ptp(c[s]) / np.min(c[s])) for c in (curves.max_weight, curves.jacobian_norm)) for s in SCALINGS}
     none_jacobian = curves.jacobian_norm["none"]
-    _require(bool(curves.max_weight["none"][-1] > 0.9) and bool(none_jacobian[-1] < none_jacobian.max() / 4)
-             and bool(np.all(np.diff(none_jacobian[int(np.argmax(none_jacobian)):]) < 0)),
-             "figure: without scaling the largest weight tends to 1 and the Jacobian collapses towards 0 as d_k grows")
-    _require(bool(abs(curves.max_weight["d_k"][-1] - 1 / curves.n_keys) < 0.1 / curves.n_keys),
-             "figure: dividing by d_k makes the output uniform")
-    _require(spread["sqrt_d_k"] < 0.25 and min(spread["none"], spread["d_k"]) > 1,
-             "figure: only with √d_k do the curves hardly change with d_k")
+    peak = none_jacobian.max()
+    claims.require(greater(curves.max_weight["none"][-1], 0.9), less(none_jacobian[-1], peak / 4),
+                   less(np.diff(none_jacobian[largest(none_jacobian):]), 0, scale=peak),
+                   sentence="figure: without scaling the largest weight tends to 1 and the Jacobian collapses towards 0 as "
+                            "d_k grows")
+    claims.require(less(abs(curves.max_weight["d_k"][-1] - 1 / curves.n_keys), 0.1 / curves.n_keys),
+                   sentence="figure: dividing by d_k makes the output uniform")
+    claims.require(less(spread["sqrt_d_k"], 0.25), greater(min(spread["none"], spread["d_k"]), 1),
+                   sentence="figure: only with √d_k do the curves hardly change with d_k")
 
 
 def _gradient_region() -> dict[str, Any]:
     curves = scaling_study(D_KS_FIGURE)  # the random experiment the figure draws
     unscaled, scaled = curves.jacobian_norm["none"], curves.jacobian_norm["sqrt_d_k"]
-    above = [i for i in range(len(curves.d_k)) if unscaled[i] > scaled[i]]
-    _require(bool(above) and bool(unscaled[-1] < scaled[-1]),
-             "at some d_k of the figure the unscaled Jacobian norm is above the scaled one, "
-             "and scores spread much further (the largest d_k) saturate softmax")
-    widest = max(above, key=lambda i: unscaled[i] - scaled[i])
+    sentence = ("at some d_k of the figure the unscaled Jacobian norm is above the scaled one, "
+                "and scores spread much further (the largest d_k) saturate softmax")
+    above = [i for i in range(len(curves.d_k)) if claims.decide(greater(unscaled[i], scaled[i]), sentence=sentence)]
+    claims.require(bool(above), less(unscaled[-1], scaled[-1]), sentence=sentence)
+    widest = above[largest([unscaled[i] - scaled[i] for i in above], scale=float(unscaled.max()))]
     return {"above": [str(curves.d_k[i]) for i in above], "widest_d_k": str(curves.d_k[widest]),
             "unscaled": number(unscaled[widest]), "scaled": number(scaled[widest])}
 
@@ -117,7 +117,7 @@ def _exercise_2() -> dict[str, str]:
     dots = (q * k).sum(axis=-1)  # (n_samples,)
     theory, divisor = EXERCISE_2_D_K * SIGMA**4, SIGMA**2 * math.sqrt(EXERCISE_2_D_K)
     measured, scaled = float(dots.var(ddof=1)), float((dots / divisor).var(ddof=1))
-    _require(_close(measured, theory) and _close(scaled, 1.0), "Var[q·k] = d_k·σ⁴, and 1 after dividing by σ²·√d_k")
+    claims.require(_close(measured, theory), _close(scaled, 1.0), sentence="Var[q·k] = d_k·σ⁴, and 1 after dividing by σ²·√d_k")
     return {"sigma": number(SIGMA), "d_k": str(EXERCISE_2_D_K), "theory": number(theory), "measured": number(measured),
             "divisor": number(divisor), "scaled": number(scaled)}
 
@@ -130,8 +130,9 @@ def _exercise_3() -> dict[str, dict[str, str]]:
         _, weights = scaled_dot_product_attention(example.q, example.k, example.v, scale=scaling_factor(strategy, example.d_k))
         own[strategy] = float(weights[0, 0])
         rows[strategy] = {"own": percent(weights[0, 0]), "other": percent(weights[0, 1])}
-    _require(own["none"] > 0.99 and own["none"] > own["sqrt_d_k"] > own["d_k"],
-             "unscaled, almost all of the attention of “I” is on one word; ÷ d_k gives the flattest row, ÷ √d_k lies in between")
+    claims.require(greater(own["none"], 0.99), greater(own["none"], own["sqrt_d_k"]), greater(own["sqrt_d_k"], own["d_k"]),
+                   sentence="unscaled, almost all of the attention of “I” is on one word; "
+                   "÷ d_k gives the flattest row, ÷ √d_k lies in between")
     return rows
 
 

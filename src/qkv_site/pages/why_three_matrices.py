@@ -21,7 +21,7 @@ import numpy as np
 from qkv import project, scaled_dot_product_attention
 from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, worked_example
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims, equal, greater, largest
 from qkv_site.content.formatting import bmatrix, percent, vector
 from qkv_site.project import Project
 
@@ -30,10 +30,7 @@ SHORT_LONG = ((1.0, 0.0), (3.0, 0.0))  # exercise 1's counterexample: same direc
 D_MODEL, D_K = 512, 64  # exercise 2: the sizes of the parameter count
 
 
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"{PAGE}: the data no longer support the sentence: {sentence}")
+claims = Claims(PAGE)
 
 
 def _unprojected(x: np.ndarray) -> np.ndarray:
@@ -46,10 +43,10 @@ def _subspace() -> dict[str, Any]:
     cat = cat_sat_on_mat()
     sit, subject, on = cat.tokens.index("坐在"), cat.tokens.index("猫"), cat.tokens.index("上")
     unprojected, projected = _unprojected(np.asarray(cat.x, dtype=float))[sit], cat.weights[sit]  # the row of 坐在
-    _require(bool(unprojected.argmax() == sit) and not unprojected[subject] > unprojected[on] + 1e-12,
-             "without projections 坐在 gives most of its attention to itself, and no more to 猫 than to 上")
-    _require(bool(projected.argmax() == subject) and projected[subject] > 0.5,
-             "with W_Q and W_K, most of the attention of 坐在 lands on 猫")
+    claims.require(largest(unprojected) == sit, not greater(unprojected[subject], unprojected[on]),
+                   sentence="without projections 坐在 gives most of its attention to itself, and no more to 猫 than to 上")
+    claims.require(largest(projected) == subject, greater(projected[subject], 0.5),
+                   sentence="with W_Q and W_K, most of the attention of 坐在 lands on 猫")
     return {"tokens": [{"token": t, "gloss": g} for t, g in zip(cat.tokens, cat.glosses, strict=True)],
             "unprojected": [percent(w) for w in unprojected], "projected": [percent(w) for w in projected]}
 
@@ -58,11 +55,12 @@ def _exercise_1() -> dict[str, str]:
     x = np.asarray(worked_example().x, dtype=float)  # (2, 4): “I”, “love”
     squared_norms = (x**2).sum(axis=1)
     weights = _unprojected(x)
-    _require(bool(np.all(squared_norms == squared_norms[0])) and bool(np.all(weights.argmax(axis=1) == np.arange(len(x)))),
-             "the vectors of I and love have the same length, and each attends most to itself")
+    claims.require(equal(squared_norms, squared_norms[0]), [largest(row) for row in weights] == list(range(len(x))),
+                   sentence="the vectors of I and love have the same length, and each attends most to itself")
     short_long = np.array(SHORT_LONG)
     counter = _unprojected(short_long)
-    _require(bool(counter[0, 1] > counter[0, 0]), "in the counterexample the longer vector gets more than the token itself")
+    claims.require(greater(counter[0, 1], counter[0, 0]),
+                   sentence="in the counterexample the longer vector gets more than the token itself")
     return {"xxt": bmatrix(x @ x.T), "squared_norms": vector(squared_norms), "weights": bmatrix(weights),
             "counter_x": bmatrix(short_long), "counter_weights": bmatrix(counter),
             "counter_own": percent(counter[0, 0]), "counter_other": percent(counter[0, 1])}
@@ -73,8 +71,8 @@ def _exercise_2() -> dict[str, str]:
     x = np.asarray(example.x, dtype=float)
     merged = example.w_q @ example.w_k.T  # (d_model, d_k) @ (d_k, d_model) -> (d_model, d_model)
     rank = int(np.linalg.matrix_rank(merged))
-    _require(bool(np.allclose(example.scores, x @ merged @ x.T)) and rank <= example.d_k,
-             "QKᵀ = X (W_Q W_Kᵀ) Xᵀ holds, and the product's rank is at most d_k")
+    claims.require(equal(example.scores, x @ merged @ x.T, scale=np.abs(example.scores).max()), rank <= example.d_k,
+                   sentence="QKᵀ = X (W_Q W_Kᵀ) Xᵀ holds, and the product's rank is at most d_k")
     separate, one = 2 * D_MODEL * D_K, D_MODEL**2
     return {"merged": bmatrix(merged), "rank": str(rank), "d_k": str(example.d_k), "d_model_large": str(D_MODEL),
             "d_k_large": str(D_K), "separate": f"{separate:,}", "one": f"{one:,}", "times": f"{one // separate}"}
@@ -84,12 +82,13 @@ def _exercise_3() -> dict[str, Any]:
     example = worked_example()
     tied = worked_example(w_q=example.w_k)
     key_lengths = (project(tied.x, tied.w_k) ** 2).sum(axis=1)
-    _require(asymmetry(tied.scores) == 0, "with W_Q = W_K, QKᵀ is a symmetric matrix")
-    _require(asymmetry(tied.weights) == 0 and bool(np.all(key_lengths == key_lengths[0])),
-             "here even the weights are symmetric, because the two keys have the same length")
-    own = bool(np.all(tied.weights.argmax(axis=1) == np.arange(len(tied.tokens))))  # each row's largest weight on the diagonal?
+    scale = np.abs(tied.scores).max()
+    claims.require(equal(asymmetry(tied.scores), 0, scale=scale), sentence="with W_Q = W_K, QKᵀ is a symmetric matrix")
+    claims.require(equal(asymmetry(tied.weights), 0, scale=1.0), equal(key_lengths, key_lengths[0]),
+                   sentence="here even the weights are symmetric, because the two keys have the same length")
+    own = [largest(row) for row in tied.weights] == list(range(len(tied.tokens)))  # each row's largest weight on the diagonal?
     return {"scores": bmatrix(tied.scores), "weights": bmatrix(tied.weights),
-            "scores_asymmetry": f"{asymmetry(tied.scores):g}", "own": own}
+            "scores_asymmetry": "0", "own": own}  # "0": equal to rounding, required just above
 
 
 @cache

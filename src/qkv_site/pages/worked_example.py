@@ -26,7 +26,7 @@ import numpy as np
 
 from qkv import causal_mask, scaled_dot_product_attention, softmax
 from qkv.examples import WorkedExample, worked_example
-from qkv_site.content.claims import ClaimError
+from qkv_site.content.claims import Claims, equal, greater, less
 from qkv_site.content.formatting import bmatrix, factor, number, percent, vector
 from qkv_site.content.playground import presets_script
 from qkv_site.project import Project
@@ -40,10 +40,7 @@ DIRECTIONS = {"A": (1, 0), "B": (1, 0), "C": (0, 1), "D": (-1, 0)}
 CHANGED_CELL = (0, 1)  # exercise 4: the second cell of the first row of X goes from 0 to 1
 
 
-def _require(holds: bool, sentence: str) -> None:
-    """Stop the build when the numbers no longer support what the page's sentence says of them."""
-    if not holds:
-        raise ClaimError(f"{PAGE}: the data no longer support the sentence: {sentence}")
+claims = Claims(PAGE)
 
 
 @dataclass(frozen=True)
@@ -103,14 +100,15 @@ class Change:
 
 def _check_shape(example: WorkedExample) -> None:
     n, d_model = example.x.shape
-    _require(n == 2 and d_model == 4,
-             "a simplified example of 2 words, each of 4 dimensions (two rows and two columns of weights)")
+    claims.require(n == 2, d_model == 4,
+                   sentence="a simplified example of 2 words, each of 4 dimensions (two rows and two columns of weights)")
 
 
 def _projections(example: WorkedExample) -> dict[str, str]:
     integers = all(np.issubdtype(w.dtype, np.integer) for w in (example.w_k, example.w_v))
-    _require(integers and bool(np.array_equal(example.k, ARTICLE_K)) and bool(np.array_equal(example.v, ARTICLE_V)),
-             "we fill in a pair of integer matrices W_K, W_V that give exactly the article's K and V")
+    # exact: integer matrices multiply exactly on every machine
+    claims.require(integers, bool(np.array_equal(example.k, ARTICLE_K)), bool(np.array_equal(example.v, ARTICLE_V)),
+                   sentence="we fill in a pair of integer matrices W_K, W_V that give exactly the article's K and V")
     return {"w_q": bmatrix(example.w_q), "w_k": bmatrix(example.w_k), "w_v": bmatrix(example.w_v),
             "q": bmatrix(example.q), "k": bmatrix(example.k), "k_t": bmatrix(example.k.T), "v": bmatrix(example.v)}
 
@@ -130,12 +128,13 @@ def _directions() -> dict[str, Any]:
     others = {name: np.array(DIRECTIONS[name]) for name in "BCD"}
     dots = {name: float(a @ other) for name, other in others.items()}
     cosines = {name: dots[name] / float(np.linalg.norm(a) * np.linalg.norm(other)) for name, other in others.items()}
-    _require(cosines == {"B": 1.0, "C": 0.0, "D": -1.0},
-             "B points the same way as A, C is perpendicular to it, D points the opposite way")
-    _require(dots["B"] > dots["C"] == 0 > dots["D"],
-             "same direction, the largest (a large) dot product; perpendicular, zero; opposite, the smallest (a negative) one")
-    _require(float(a @ (2 * others["B"])) == 2 * dots["B"],
-             "a vector in the same direction as B and twice as long doubles the dot product")
+    claims.require(equal(cosines["B"], 1.0), equal(cosines["C"], 0.0, scale=1.0), equal(cosines["D"], -1.0),
+                   sentence="B points the same way as A, C is perpendicular to it, D points the opposite way")
+    claims.require(greater(dots["B"], dots["C"]), equal(dots["C"], 0, scale=1.0), less(dots["D"], 0, scale=1.0),
+                   sentence="same direction, the largest (a large) dot product; perpendicular, zero; "
+                   "opposite, the smallest (a negative) one")
+    claims.require(equal(float(a @ (2 * others["B"])), 2 * dots["B"]),
+                   sentence="a vector in the same direction as B and twice as long doubles the dot product")
     rows = {name: DotRow(vector(other), f"{_terms(a, other)} = {number(dots[name])}") for name, other in others.items()}
     return {"a": vector(a), **rows}
 
@@ -157,19 +156,20 @@ def _walkthrough(example: WorkedExample) -> Walkthrough:
 
 def _check_weights(example: WorkedExample) -> None:
     w = example.weights
-    _require(bool(np.allclose(w.sum(axis=-1), 1.0)), "each row of the weights adds up to 1")
+    claims.require(equal(w.sum(axis=-1), 1.0), sentence="each row of the weights adds up to 1")
     off_diagonal = w[~np.eye(len(w), dtype=bool)]
-    _require(bool(np.all(off_diagonal > 0)) and bool(np.allclose(example.output, w @ example.v)),
-             "every word's new vector blends in information from the other words (a weighted sum of V)")
+    claims.require(greater(off_diagonal, 0, scale=1.0), equal(example.output, w @ example.v, scale=np.abs(example.v).max()),
+                   sentence="every word's new vector blends in information from the other words (a weighted sum of V)")
 
 
 def _scores_not_weights(example: WorkedExample) -> dict[str, str]:
     """The note on the table of step 2: one score, two rows, two different weights."""
     scores, weights = example.scores, example.weights
     first, last = 0, len(example.tokens) - 1
-    _require(bool(scores[first, first] == scores[last, first]) and bool(weights[first, first] > weights[last, first])
-             and bool(scores[last, last] > scores[last, first]),
-             "note scores-not-weights: “I” to “I” and “love” to “I” have the same score, yet “love” gives “I” less weight, "
+    claims.require(equal(scores[first, first], scores[last, first]), greater(weights[first, first], weights[last, first]),
+                   greater(scores[last, last], scores[last, first]),
+                   sentence="note scores-not-weights: “I” to “I” and “love” to “I” have the same score, yet “love” gives "
+                            "“I” less weight, "
              "because its row has a higher score")
     return {"first": example.tokens[first], "last": example.tokens[last], "score": number(scores[first, first]),
             "higher": number(scores[last, last]), "own": percent(weights[first, first]),
@@ -180,16 +180,16 @@ def _exp_versus_sum(example: WorkedExample) -> dict[str, str]:
     """The note on “the exponential amplifies differences”: each row divided by its sum against its softmax."""
     scores, scaled, weights = example.scores, example.scaled_scores, example.weights
     by_sum = scaled / scaled.sum(axis=-1, keepdims=True)
-    _require(bool(np.allclose(by_sum, scores / scores.sum(axis=-1, keepdims=True))),
-             "note exp-versus-sum: dividing by the sum gives the same shares before and after the scaling")
+    claims.require(equal(by_sum, scores / scores.sum(axis=-1, keepdims=True), scale=1.0),
+                   sentence="note exp-versus-sum: dividing by the sum gives the same shares before and after the scaling")
     first, last = 0, len(example.tokens) - 1
-    _require(bool(by_sum[first, first] > weights[first, first]),
-             "note exp-versus-sum: on the row of “I”, dividing by the sum gives “I” more than softmax does")
-    _require(bool(weights[last, last] > by_sum[last, last]),
-             "note exp-versus-sum: on the row of “love”, softmax gives more than dividing by the sum")
+    claims.require(greater(by_sum[first, first], weights[first, first]),
+                   sentence="note exp-versus-sum: on the row of “I”, dividing by the sum gives “I” more than softmax does")
+    claims.require(greater(weights[last, last], by_sum[last, last]),
+                   sentence="note exp-versus-sum: on the row of “love”, softmax gives more than dividing by the sum")
     unscaled = softmax(scores[first])
-    _require(bool(unscaled[first] > by_sum[first, first]),
-             "note exp-versus-sum: softmax of the unscaled row of “I” is more decided than dividing by the sum")
+    claims.require(greater(unscaled[first], by_sum[first, first]),
+                   sentence="note exp-versus-sum: softmax of the unscaled row of “I” is more decided than dividing by the sum")
     return {"first": example.tokens[first], "last": example.tokens[last],
             "first_scores": vector(scaled[first]), "last_scores": vector(scaled[last]),
             "raw_scores": vector(scores[first]),
@@ -202,10 +202,10 @@ def _exercise_1(example: WorkedExample) -> dict[str, str]:
     zeros = np.zeros((example.x.shape[1], 1), dtype=int)  # (d_model, 1)
     wider = dataclasses.replace(example, w_q=np.hstack([example.w_q, zeros]), w_k=np.hstack([example.w_k, zeros]))
     before, after = example.weights, wider.weights
-    _require(wider.d_k == example.d_k + 1 and bool(np.array_equal(wider.scores, example.scores)),
-             "exercise 1: with a column of zeros QK^T does not change at all; only the divisor grows")
-    _require(bool(np.all(after.max(axis=-1) < before.max(axis=-1))) and bool(after[0, 0] < before[0, 0]),
-             "exercise 1: softmax gets flatter, and “I” keeps a little less attention for itself")
+    claims.require(wider.d_k == example.d_k + 1, bool(np.array_equal(wider.scores, example.scores)),  # exact: integers
+                   sentence="exercise 1: with a column of zeros QK^T does not change at all; only the divisor grows")
+    claims.require(less(after.max(axis=-1), before.max(axis=-1)), less(after[0, 0], before[0, 0]),
+                   sentence="exercise 1: softmax gets flatter, and “I” keeps a little less attention for itself")
     return {"d_k": str(wider.d_k), "scores": bmatrix(wider.scores), "scaled": bmatrix(wider.scaled_scores),
             "weights": bmatrix(after), "before": percent(before[0, 0]), "after": percent(after[0, 0])}
 
@@ -213,37 +213,42 @@ def _exercise_1(example: WorkedExample) -> dict[str, str]:
 def _exercise_2(example: WorkedExample) -> dict[str, str]:
     n = len(example.tokens)
     output, weights = scaled_dot_product_attention(example.q, example.k, example.v, mask=causal_mask(n))
-    first_alone = bool(np.allclose(weights[0], np.eye(n)[0])) and bool(np.allclose(output[0], example.v[0]))
-    _require(first_alone, "exercise 2: softmax gives all the weight of the first row to “I”, whose output is its own value")
-    last_unchanged = bool(np.allclose(weights[-1], example.weights[-1])) and bool(np.allclose(output[-1], example.output[-1]))
-    _require(last_unchanged, "exercise 2: the row of “love” is exactly the same as without the mask")
+    claims.require(equal(weights[0], np.eye(n)[0], scale=1.0), equal(output[0], example.v[0], scale=np.abs(example.v).max()),
+                   sentence="exercise 2: softmax gives all the weight of the first row to “I”, whose output is its own value")
+    claims.require(equal(weights[-1], example.weights[-1], scale=1.0),
+                   equal(output[-1], example.output[-1], scale=np.abs(example.v).max()),
+                   sentence="exercise 2: the row of “love” is exactly the same as without the mask")
     return {"weights": bmatrix(weights), "output": bmatrix(output)}
 
 
 def _check_exercise_3(example: WorkedExample) -> None:
     scaled = example.scaled_scores
     shifted = scaled - scaled.max(axis=-1, keepdims=True)
-    _require(bool(np.allclose(softmax(shifted), softmax(scaled))),
-             "exercise 3: subtracting each row's maximum gives the same result")
+    claims.require(equal(softmax(shifted), softmax(scaled), scale=1.0),
+                   sentence="exercise 3: subtracting each row's maximum gives the same result")
     large = softmax(np.array([1000.0, 999.0]))
-    _require(bool(np.all(np.isfinite(large))) and bool(np.allclose(large, softmax(np.array([1.0, 0.0])))),
-             "exercise 3: large scores do not overflow, and the result is that of softmax([1, 0])")
+    claims.require(bool(np.all(np.isfinite(large))), equal(large, softmax(np.array([1.0, 0.0])), scale=1.0),
+                   sentence="exercise 3: large scores do not overflow, and the result is that of softmax([1, 0])")
 
 
 def _exercise_4(example: WorkedExample) -> dict[str, Any]:
     row, column = CHANGED_CELL
-    _require(bool(example.x[row, column] == 0), "exercise 4: change the second cell of the first row of X from 0 to 1")
+    claims.require(bool(example.x[row, column] == 0), sentence="exercise 4: change the second cell of the first row of X "
+                                                               "from 0 to 1")
     x = np.array(example.x)
     x[row, column] = 1
     changed = dataclasses.replace(example, x=x)
-    moved = {name: not np.allclose(getattr(changed, name)[row], getattr(example, name)[row]) for name in ("q", "k", "v")}
-    _require(all(moved.values()), "exercise 4: changing the vector of “I” changes its query, its key and its value at once")
-    rows_moved = [not np.allclose(changed.weights[i], example.weights[i]) for i in range(len(example.tokens))]
-    _require(all(rows_moved), "exercise 4: the first row changes, and even the row of “love” moves: everybody's attention moves")
+    moved = {name: not equal(getattr(changed, name)[row], getattr(example, name)[row], scale=1.0) for name in ("q", "k", "v")}
+    claims.require(all(moved.values()), sentence="exercise 4: changing the vector of “I” changes its query, its key and its "
+                                                 "value at once")
+    rows_moved = [not equal(changed.weights[i], example.weights[i], scale=1.0) for i in range(len(example.tokens))]
+    claims.require(all(rows_moved), sentence="exercise 4: the first row changes, and even the row of “love” moves: "
+                                             "everybody's attention moves")
     love = len(example.tokens) - 1
-    closer = bool(changed.scores[love, row] > example.scores[love, row])
-    _require(closer and bool(changed.weights[love, row] > example.weights[love, row]),
-             "exercise 4: the query of “love” is now better aligned with the key of “I”, and “love” attends more to “I”")
+    claims.require(greater(changed.scores[love, row], example.scores[love, row]),
+                   greater(changed.weights[love, row], example.weights[love, row]),
+                   sentence="exercise 4: the query of “love” is now better aligned with the key of “I”, and “love” attends "
+                            "more to “I”")
     changes = tuple(Change(token, percent(example.weights[i, row]), percent(changed.weights[i, row]))
                     for i, token in enumerate(example.tokens))
     return {"x_row": vector(x[row]), "q": bmatrix(changed.q), "k": bmatrix(changed.k), "weights": bmatrix(changed.weights),
