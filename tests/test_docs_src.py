@@ -309,7 +309,8 @@ def test_learned_attention_programs_agree_with_the_values_the_prose_prints(proje
     lines = printed.splitlines()
     assert f"{float(lines[0]):.1%}" == shown["baseline"]["accuracy"]
     layer_1, layer_2 = (line.split() for line in lines[1:3])
-    assert layer_1[:3] == ["1", "cross", shown["looks"]["layer1_cross"]]
+    # numpy prints round(2) ("1.0"), the page two decimals ("1.00"): compare the numbers, to the page's last digit
+    assert layer_1[:2] == ["1", "cross"] and abs(float(layer_1[2]) - float(shown["looks"]["layer1_cross"])) <= 0.005 + 1e-12
     assert layer_2[1] == "tired" and f"{float(layer_2[2]):.2f}" == shown["looks"]["layer2_adjective"]
     assert f"{float(layer_2[3]):.2f}" == shown["looks"]["layer2_animal"]
     referent = [float(x) for x in lines[3].strip("[]").split()]
@@ -322,8 +323,8 @@ def test_learned_attention_programs_agree_with_the_values_the_prose_prints(proje
         curve = [float(x) for x in accuracies.split()]
         assert f"{curve[-1]:.1%}" == shown["scaling"][key]["accuracy"]
         assert [f"{x:.1%}" for x in curve] == [row[key] for row in shown["scaling"]["rows"]]
-        assert float(entropy) == float(shown["scaling"][key]["entropy_start"])
-        assert float(jacobian) == float(shown["scaling"][key]["jacobian_start"])
+        assert abs(float(entropy) - float(shown["scaling"][key]["entropy_start"])) <= 0.005 + 1e-12
+        assert abs(float(jacobian) - float(shown["scaling"][key]["jacobian_start"])) <= 0.005 + 1e-12
 
     _, printed = run(DOCS_SRC / "learned-attention" / "variants.py")
     tied, none = (float(line.rsplit(" ", 1)[1]) for line in printed.splitlines())
