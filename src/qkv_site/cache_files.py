@@ -54,6 +54,33 @@ def files_digest(files: Iterable[tuple[str, Path]], libraries: Iterable[str] = (
     return h.hexdigest()
 
 
+def numerics_fingerprint() -> str:
+    """What decides the last bits of the floats a build computes on this machine, for the caches' keys.
+
+    The same code and inputs give the same pages on every machine only where the pages decide with
+    margins (`qkv_site.content.claims`); a cached result is still one machine's arithmetic, so a
+    `.cache/` carried to another machine is not reused there: the OS, CPU architecture and C library
+    (its `exp`), numpy's version and the SIMD extensions it dispatches to, and the BLAS numpy loaded
+    with its version, kernel ("architecture": Haswell, SkylakeX, …) and thread count.
+
+    >>> "numpy" in numerics_fingerprint()
+    True
+    """
+    import platform
+
+    import numpy as np
+    from threadpoolctl import threadpool_info
+
+    from qkv_site.builder.compat import NUMPY_CPU_FEATURES
+
+    simd = sorted(name for name, enabled in NUMPY_CPU_FEATURES.resolve().items() if enabled)
+    blas = sorted(f"{info.get('internal_api')} {info.get('version')} {info.get('architecture')} threads {info.get('num_threads')}"
+                  for info in threadpool_info() if info.get("user_api") == "blas")
+    libc = " ".join(platform.libc_ver())
+    return (f"{platform.system()} {platform.machine()} libc {libc}; numpy {np.__version__} simd {','.join(simd)}; "
+            f"blas {'; '.join(blas) or 'none found'}")
+
+
 def python_files(root: Path, name: str) -> list[tuple[str, Path]]:
     """Every ``*.py`` under ``root``, named ``name/relative/path.py``, in a fixed order (for `files_digest`)."""
     return [(f"{name}/{path.relative_to(root).as_posix()}", path) for path in sorted(root.rglob("*.py"))]

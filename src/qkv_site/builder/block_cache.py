@@ -23,7 +23,7 @@ from typing import Any
 
 import qkv
 import qkv_site
-from qkv_site.cache_files import atomic_write, files_digest, python_files
+from qkv_site.cache_files import atomic_write, files_digest, numerics_fingerprint, python_files
 from qkv_site.project import Project
 
 # The packages whose code computes the pages, found from the packages themselves (not a project path).
@@ -34,7 +34,8 @@ LIBRARIES = ("numpy", "markdown-exec", "nbclient", "nbconvert", "mkdocs-jupyter"
 
 def inputs_digest(project: Project, packages: dict[str, Path] = PACKAGES) -> str:
     """sha256 of every file a page's computed content depends on (the packages' code and the project's
-    committed benchmark results, `Project.results_dir`) and the versions of the libraries.
+    committed benchmark results, `Project.results_dir`), the versions of the libraries and the machine's
+    arithmetic (`numerics_fingerprint`: a cache made on another CPU or BLAS kernel is not reused).
 
     >>> from qkv_site.project import load_project
     >>> len(inputs_digest(load_project(Path("mkdocs.yml"))))
@@ -42,7 +43,7 @@ def inputs_digest(project: Project, packages: dict[str, Path] = PACKAGES) -> str
     """
     files = [file for name, folder in packages.items() for file in python_files(folder, name)]
     files += [(f"results/{path.name}", path) for path in sorted(project.results_dir.glob("*.json"))]
-    return files_digest(files, LIBRARIES)
+    return files_digest(files, LIBRARIES, [numerics_fingerprint()])
 
 
 class BlockCache:

@@ -44,7 +44,11 @@ NBCLIENT_COALESCE = Internal(
     "its `coalesce_streams` trait default: one output stream per cell, so two builds write the same page",
 )
 
-INTERNALS = (MARKDOWN_EXEC_RUN, MARKDOWN_EXEC_SESSIONS, NBCLIENT_COALESCE)
+NUMPY_CPU_FEATURES = Internal(
+    "numpy", "2.4.6", "numpy._core._multiarray_umath", "__cpu_features__",
+    "the SIMD extensions numpy dispatches to on this CPU (its exp, log and sums round by them): part of the caches' keys",
+)
+INTERNALS = (MARKDOWN_EXEC_RUN, MARKDOWN_EXEC_SESSIONS, NBCLIENT_COALESCE, NUMPY_CPU_FEATURES)
 
 # traitlets 5.16.1: each class keeps the initial values of its traits, copied when the class was made.
 TRAITLETS_INITIAL_VALUES = "_static_immutable_initial_values"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import qkv
 import qkv_site.figures
-from qkv_site.cache_files import files_digest, python_files
+from qkv_site.cache_files import files_digest, numerics_fingerprint, python_files
 from qkv_site.figures import results
 from qkv_site.figures.labels import LANGUAGES
 from qkv_site.project import Project
@@ -34,11 +34,11 @@ LIBRARIES = ("matplotlib", "manimgx-fonts-cjk", "uharfbuzz")  # the renderer, th
 
 def source_digest(project: Project, sources: dict[str, Path] = SOURCES) -> str:
     """sha256 of everything the figures depend on: the `qkv` and figure sources, the project's benchmark
-    results, matplotlib, the font."""
+    results, matplotlib, the font, and the machine's arithmetic (`numerics_fingerprint`)."""
     files = [file for name, folder in sources.items() for file in python_files(folder, name)]
     # The measurement figures draw committed benchmark results: new results, new figures.
     files += [(f"results/{path.name}", path) for path in results.result_files(project)]
-    return files_digest(files, LIBRARIES)
+    return files_digest(files, LIBRARIES, [numerics_fingerprint()])
 
 
 def up_to_date(folder: Path, project: Project, languages: tuple[str, ...] = LANGUAGES) -> bool:
