@@ -25,7 +25,6 @@ import functools
 import json
 import os
 import re
-import shutil
 import time
 import urllib.error
 import urllib.request
@@ -37,7 +36,7 @@ import pytest
 
 from browser_support import DESKTOP, TIMEOUT_MS, LocalOnly, SiteServer
 from browser_support import PHONE as MOBILE
-from conftest import LANGUAGES, ROOT, SITE_BUILD, SITE_URL, build_site
+from conftest import LANGUAGES, ROOT, SITE_BUILD, SITE_URL, build_site, copy_checkout
 from site_pages import expected_formulas, is_pdf_edition, nav_sources, page_url
 
 PAGES = nav_sources()
@@ -418,14 +417,7 @@ def second_build(site: Path, tmp_path_factory: pytest.TempPathFactory, report: R
     workdir = tmp_path_factory.mktemp("second-build")
     config = ROOT / "mkdocs.yml"
     if SITE_BUILD["cached"]:
-        sources = workdir / "repo"
-        skipped = {".git", ".venv", "site", ".cache", ".hypothesis", ".pytest_cache", "__pycache__", "node_modules"}
-
-        def ignore(folder: str, names: list[str]) -> set[str]:  # the checkout minus caches and build outputs
-            return {name for name in names if name in skipped or name.endswith(".egg-info")}
-
-        shutil.copytree(ROOT, sources, symlinks=True, ignore=ignore)
-        config = sources / "mkdocs.yml"
+        config = copy_checkout(workdir / "repo")  # the checkout minus caches and build outputs
     kind = "clean" if SITE_BUILD["cached"] else "cached"
 
     def build():
