@@ -151,6 +151,18 @@ def page_values(pages: Sequence[str] = PAGES) -> dict[str, Any]:
     return {page: plain(importlib.import_module(f"qkv_site.pages.{page}").values(project)) for page in pages}
 
 
+def another_machine() -> dict[str, str]:
+    """Variables that make this machine compute as an older one would: another OpenBLAS kernel (Prescott,
+    SSE3; Nehalem when Prescott is already in use) and numpy without the SIMD extensions it dispatches to here."""
+    import os
+
+    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+    kernel = "Nehalem" if os.environ.get("OPENBLAS_CORETYPE", "").lower() == "prescott" else "Prescott"
+    extras = [name for name in __cpu_dispatch__ if __cpu_features__.get(name)]  # dispatched to here, beyond the baseline
+    return {"OPENBLAS_CORETYPE": kernel, **({"NPY_DISABLE_CPU_FEATURES": " ".join(extras)} if extras else {})}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--salt", type=int, help="move exp, log and matmul by 1-2 ulps, in the pattern of this salt")

@@ -12,19 +12,13 @@ from pathlib import Path
 
 import pytest
 from conftest import build_site, copy_checkout
+from perturbed_numerics import another_machine
 
 # The files that may differ, and why (README: "The same site on every machine").
 MAY_DIFFER = {
     "sitemap.xml": "<lastmod> is the build date",
     "sitemap.xml.gz": "the same, and gzip stores a timestamp",
 }
-
-
-def another_machine() -> dict[str, str]:
-    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-
-    extras = [name for name in __cpu_dispatch__ if __cpu_features__.get(name)]  # numpy's dispatch beyond the baseline
-    return {"OPENBLAS_CORETYPE": "Prescott", **({"NPY_DISABLE_CPU_FEATURES": " ".join(extras)} if extras else {})}
 
 
 @pytest.fixture(scope="module")

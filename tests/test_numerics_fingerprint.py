@@ -6,6 +6,8 @@ import os
 import subprocess
 import sys
 
+from perturbed_numerics import another_machine
+
 from qkv_site.builder.block_cache import inputs_digest
 from qkv_site.cache_files import numerics_fingerprint
 from qkv_site.figures.stamp import source_digest
@@ -27,14 +29,9 @@ def test_the_fingerprint_names_the_blas_kernel_and_the_simd_numpy_uses() -> None
 
 
 def _other_machines() -> list[dict[str, str]]:
-    """Environments that make this machine compute as another would: an older BLAS kernel, numpy without its SIMD extras."""
-    from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
-
-    machines = [{"OPENBLAS_CORETYPE": "Prescott"}]
-    extras = [name for name in __cpu_dispatch__ if __cpu_features__.get(name)]  # dispatched to here, beyond the baseline
-    if extras:
-        machines.append({"NPY_DISABLE_CPU_FEATURES": " ".join(extras)})
-    return machines
+    """Another BLAS kernel alone, then numpy's SIMD level as well (when this machine dispatches beyond the baseline)."""
+    machine = another_machine()
+    return [{"OPENBLAS_CORETYPE": machine["OPENBLAS_CORETYPE"]}, *([machine] if len(machine) > 1 else [])]
 
 
 def test_another_blas_kernel_or_simd_level_changes_every_cache_key(project: Project) -> None:
