@@ -12,6 +12,7 @@ from qkv import (
     attention_scores,
     causal_mask,
     cross_attention,
+    plain_attention,
     project,
     scaled_dot_product_attention,
     self_attention,
@@ -242,6 +243,17 @@ def test_fully_masked_row_after_broadcasting() -> None:
     with pytest.raises(ValueError, match=re.escape("query row 0 (batch index (0,)) has every key masked")):
         attend(q=q, mask=mask)
 
+
+
+@pytest.mark.parametrize(("q_shape", "mask"), [((0, 2, 3), np.zeros((1, 1, 2), bool)), ((0, 3), np.zeros(2, bool)),
+                                               ((2, 0, 3), np.array([[True, True], [False, False]])[:0])])
+def test_a_fully_masked_row_meeting_an_empty_batch_or_no_queries_gives_the_empty_result(q_shape, mask) -> None:
+    # No query row exists to have every key masked: the result is empty, as in PyTorch.
+    q, k, v = np.ones(q_shape), np.ones(q_shape[:-2] + (2, 3)), np.ones(q_shape[:-2] + (2, 4))
+    for attention in (scaled_dot_product_attention, attention_output, tiled_attention, plain_attention):
+        result = attention(q, k, v, mask=mask)
+        output = result if isinstance(result, np.ndarray) else result.output
+        assert output.shape == q_shape[:-1] + (4,)
 
 # ---- projections ---------------------------------------------------------------------------------
 

@@ -174,3 +174,14 @@ def test_the_bound_of_tiny_or_huge_keys_neither_underflows_nor_overflows(dtype) 
     assert not applies(inputs_of(q, k, np.ones((3, 2), dtype), scale=scale))
     huge = np.full((3, 4), np.sqrt(np.finfo(dtype).max), dtype)  # ‖k‖² overflows if squared as it is
     assert score_bound(np.ones((2, 4), dtype), huge, 1.0) == pytest.approx(2 * 2 * float(huge[0, 0]), rel=1e-5)  # ‖q‖ = ‖(1, 1, 1, 1)‖ = 2
+
+
+@pytest.mark.parametrize(("q_shape", "mask_shape"), [((4, 8), (4, 1)), ((4, 8), (1, 1)), ((4, 8), ()),
+                                                     ((2, 4, 8), (1, 1, 1)), ((2, 4, 8), (2, 4, 1))])
+def test_a_mask_whose_key_axis_has_size_one_spreads_over_every_key_block(q_shape, mask_shape) -> None:
+    # n_k = 600 takes the keys in two blocks of the key-block path; the mask's key axis of 1 covers both.
+    q, k, v = RNG.normal(size=q_shape), RNG.normal(size=q_shape[:-2] + (600, 8)), RNG.normal(size=q_shape[:-2] + (600, 3))
+    mask = np.ones(mask_shape, bool)
+    assert applies(inputs_of(q, k, v, mask=mask))
+    np.testing.assert_allclose(attention_output(q, k, v, mask=mask), plain_attention(q, k, v).output,
+                               rtol=0, atol=4 * TOLERANCE[np.float64])

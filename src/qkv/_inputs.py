@@ -19,7 +19,7 @@ class AttentionInputs:
     q: np.ndarray  # (..., n_q, d_k), in work_dtype
     k: np.ndarray  # (..., n_k, d_k), in work_dtype; K/V heads already repeated for grouped-query attention
     v: np.ndarray  # (..., n_k, d_v), in work_dtype
-    mask: np.ndarray | None  # boolean, broadcastable to (*batch_shape, n_q, n_k); True = may attend
+    mask: np.ndarray | None  # boolean (..., n_q or 1, n_k), broadcastable to (*batch_shape, n_q, n_k); True = may attend
     is_causal: bool  # query i sees keys 0..i (PyTorch's top-left alignment when n_q != n_k)
     scale: float  # a Python float, so it never widens float32
     batch_shape: tuple[int, ...]  # the broadcast leading dims of q, k, v
@@ -84,13 +84,18 @@ def check_mask(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray:
         raise ValueError(
             f"mask of shape {mask.shape} does not broadcast to the scores' shape (..., n_q, n_k) = {scores_shape}"
         )
-    # A row with no allowed key would be softmax over nothing: 0/0 = NaN. Say which row instead.
+    # A row with no allowed key would be softmax over nothing: 0/0 = NaN. Say which row instead (when there
+    # is a row: an empty batch or n_q = 0 has none, and gives an empty result).
     blocked = ~np.atleast_1d(mask).any(axis=-1)  # (..., n_q) of the mask as given, before broadcasting
-    if blocked.any():
-        *batch, row = (int(i) for i in np.argwhere(np.broadcast_to(blocked, scores_shape[:-1]))[0])
+    found = np.argwhere(np.broadcast_to(blocked, scores_shape[:-1])) if blocked.any() else ()
+    if len(found):
+        *batch, row = (int(i) for i in found[0])
         where = f" (batch index {tuple(batch)})" if batch else ""
         raise ValueError(f"query row {row}{where} has every key masked; softmax over no keys is undefined")
-    return checked
+    # (..., n_q or 1, n_k): a key axis of 1 (or a 0-d or 1-D mask) spread over the keys as a view, so that the
+    # kernels can cut a block of keys out of it
+    matrix = np.atleast_2d(checked)
+    return np.broadcast_to(matrix, matrix.shape[:-1] + scores_shape[-1:])
 
 
 def attention_inputs(
