@@ -10,7 +10,8 @@ both cores too.
 numpy has no API for OpenBLAS's thread count, so this finds the OpenBLAS that numpy loaded (its
 bundled ``numpy.libs/lib*openblas*.so``) and calls its ``*_set_num_threads`` with `ctypes`, and puts
 the previous count back after the call. Anything missing (another BLAS, no such symbol, one core,
-a call already under way in another thread) and the blocks run one after another as before.
+a call already under way in another thread) and the blocks run one after another as before. A process
+forked from one that has used the pool starts without it: fork copies the pool but not its thread.
 """
 
 from __future__ import annotations
@@ -33,6 +34,16 @@ MIN_SCORES = 1 << 20  # below one block of scores, starting threads costs more t
 _SYMBOLS = ("scipy_openblas_{}64_", "scipy_openblas_{}", "openblas_{}64_", "openblas_{}")
 _lock = threading.Lock()  # the thread count is global to the process: one call at a time changes it
 _pool: ThreadPoolExecutor | None = None
+
+
+def _forget_the_parents_pool() -> None:
+    """In a forked child: a new lock and no pool. fork copies the pool object but not its thread, so a block
+    handed to it would wait forever; and a lock the parent held during the fork would never be released."""
+    global _lock, _pool
+    _lock, _pool = threading.Lock(), None
+
+
+os.register_at_fork(after_in_child=_forget_the_parents_pool)
 
 
 def _find_openblas() -> tuple[Callable[[int], None], Callable[[], int]] | None:
