@@ -10,9 +10,11 @@ import pytest
 
 from qkv import (
     Attention,
+    attention_output,
     attention_scores,
     causal_mask,
     cross_attention,
+    plain_attention,
     project,
     scaled_dot_product_attention,
     self_attention,
@@ -250,3 +252,14 @@ def test_the_weights_are_the_only_n_by_n_array(dtype: type, n: int) -> None:
         tracemalloc.stop()
     matrix = n * n * np.dtype(dtype).itemsize  # one n×n array of the input dtype: the weights returned
     assert matrix <= peak <= 1.5 * matrix, peak / matrix
+
+
+def test_plain_attention_scales_q_before_q_times_k_can_overflow() -> None:
+    # q·kᵀ = ±1e40 overflows float32, q·kᵀ·scale = ±10 does not: the five steps compute it as the kernels do.
+    q, k = np.array([[1e20]], np.float32), np.array([[1e20], [-1e20]], np.float32)
+    v = np.array([[1.0], [2.0]], np.float32)
+    for attention in (plain_attention, scaled_dot_product_attention):
+        np.testing.assert_allclose(attention(q, k, v, scale=1e-39).weights, [[1.0, 0.0]], rtol=0, atol=1e-6)
+    for attention in (attention_output, tiled_attention):
+        np.testing.assert_allclose(attention(q, k, v, scale=1e-39), [[1.0]], rtol=0, atol=1e-6)
+
