@@ -189,4 +189,6 @@ def plain_attention(
         output = weights @ v  # 5. (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
     output = restore_v_scale(output, inputs)
     check_computed_finite(output, "weights·v")
-    return Attention(output, np.broadcast_to(weights.astype(inputs.dtype), inputs.batch_shape + weights.shape[-2:]))
+    with np.errstate(under="ignore"):  # float16: tiny weights round to subnormals or 0, as the dtype rounds
+        weights = weights.astype(inputs.dtype)
+    return Attention(output, np.broadcast_to(weights, inputs.batch_shape + weights.shape[-2:]))
