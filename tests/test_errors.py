@@ -348,8 +348,10 @@ def test_analysis_errors() -> None:
     expected = "unknown scaling strategy 'sqrt'; choose one of ('none', 'd_k', 'sqrt_d_k')"
     with pytest.raises(ValueError, match=re.escape(expected)):
         scaling_factor("sqrt", 4)
-    with pytest.raises(ValueError, match="unknown scaling strategy 'log'"):
+    with pytest.raises(ValueError, match=re.escape("strategies entry 'log' is not a scaling strategy; choose from")):
         scaling_study([4], strategies=("none", "log"))
+    with pytest.raises(TypeError, match=re.escape("strategies entry 4 is not a scaling strategy")):
+        scaling_study([4], strategies=[4])
     with pytest.raises(ValueError, match="d_k must be a positive int, got 0"):
         scaling_factor("d_k", 0)
     with pytest.raises(ValueError, match="d_ks entry must be a positive int, got -1"):
@@ -366,6 +368,8 @@ def test_analysis_errors() -> None:
         softmax_jacobian([0.2, 0.2])
     with pytest.raises(ValueError, match="p must have at least 1 dimension"):
         softmax_jacobian(1.0)
+    with pytest.raises(ValueError, match="weights must have at least 1 dimension"):  # as softmax_jacobian refuses it
+        softmax_entropy(1.0)
     with pytest.raises(ValueError, match="weights contains NaN or inf"):
         asymmetry([[np.nan, 0.0], [0.0, 1.0]])
 
@@ -385,8 +389,10 @@ def test_complexity_errors() -> None:
         format_bytes(-1)
     with pytest.raises(TypeError, match="n must be a non-negative int, got 2.5 of type float"):
         format_count(2.5)
-    with pytest.raises(ValueError, match="n must be a positive int, got 0"):
+    with pytest.raises(ValueError, match="^ns entry must be a positive int, got 0"):  # the argument, not an n inside
         memory_table([512, 0])
+    with pytest.raises(TypeError, match="^ns entry must be a positive int, got 2.5"):
+        memory_table([2.5])
 
 
 def test_illustrations_check_their_labels() -> None:
