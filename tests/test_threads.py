@@ -108,3 +108,11 @@ def test_a_forked_child_runs_the_two_thread_call_its_parent_ran(monkeypatch: pyt
         pytest.fail("the forked child was still waiting after 60 s")
     assert child.exitcode == 0
     assert results.get(timeout=5) == q.shape
+
+
+def test_the_openblas_reach_resolves_on_the_installed_numpy() -> None:
+    # After a numpy bump that moves its bundled OpenBLAS or renames the symbol, qkv would silently run on one
+    # thread: this test says so, naming the version the reach was written for.
+    reach = threads.OPENBLAS_REACH
+    assert threads._openblas is not None, (f"numpy {np.__version__} has no {reach['symbols']} in {reach['library']}; "
+                                           f"the reach was written for numpy {reach['written_for']}")
