@@ -72,7 +72,7 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     # Without weights, the division by each row's sum can wait for the output (d_v numbers, not k_end),
     # unless exp·v, whose weights sum to at most n_k, could pass the dtype's maximum first.
     normalise_after = (weights is None and v_heads is not None and v.size > 0
-                       and float(np.abs(v).max()) * n_k < float(np.finfo(inputs.work_dtype).max) / 2)
+                       and inputs.v_largest / inputs.v_scale * n_k < float(np.finfo(inputs.work_dtype).max) / 2)
 
     def block_scores(head: tuple[int, ...], r0: int, r1: int, k_end: int) -> tuple[np.ndarray, np.ndarray | None]:
         """Where block (head, r0:r1) computes its scores, and where its weights go (None: nowhere)."""
