@@ -26,6 +26,10 @@ float16/float32 time ratio beside PyTorch's. The inputs are standard normal, so 
 row q and k are LARGE_SCORES times as large, and it takes the row-maximum path (src/qkv/_kernel.py).
 Each row records the score bound and the path taken; PyTorch's time does not depend on the values.
 
+A decode part times one query against n_k cached keys, (1, 8, 1, d) against (1, 8, n_k, d), the shape
+of the KV-cache section: qkv.attention_output beside PyTorch's fused kernel, float32 and float16, for
+n_k = 1,024 … 32,768.
+
 A third part times qkv.tiled_attention for several block sizes, side by side, and prints the
 sweep. The default block size must be within 25% of the fastest at every swept n; among the sizes
 that are, smaller is better (a tile's memory grows as block_size²), but near the edge the answer
@@ -63,6 +67,8 @@ LAYOUT_RATIO = 1.5  # qkv / PyTorch's fused kernel at (1, 8, n, d) and the batch
 CAUSAL_OWN_RATIO, CAUSAL_FROM_N = 0.7, 2048  # qkv causal / qkv non-causal at (1, 8, n, d), n >= 2,048
 LAYOUT_NS, QUICK_LAYOUT_NS = [512, 1024, 2048, 4096], [32, 64]
 LAYOUT_REPEATS = 5
+DECODE_NKS, QUICK_DECODE_NKS = [1024, 4096, 32768], [64, 128]  # decode: one query against n_k cached keys
+DECODE_RATIO = 1.5  # qkv.attention_output / PyTorch's fused kernel at (1, 8, 1, d), every n_k, float32 and float16
 FULL_NS = [128, 256, 512, 1024, 2048, 4096]
 QUICK_NS = [32, 64]
 SWEEP_NS, SWEEP_BLOCK_SIZES = [1024, 4096], [128, 256, 512, 1024, 2048]
@@ -312,6 +318,57 @@ def layout_report(rows: list[dict], ns: list[int], pause: float) -> dict:
     return targets
 
 
+def measure_decode(n_ks: list[int], repeats: int, torch, rng: np.random.Generator, timing: Timing) -> list[dict]:
+    """One query (1, 8, 1, d) against (1, 8, n_k, d) keys and values: qkv.attention_output and PyTorch, interleaved."""
+    functional, rows = torch.nn.functional, []
+    for n_k in n_ks:
+        for dtype in (np.float32, np.float16):
+            q = rng.standard_normal((1, 8, 1, D), dtype=np.float32).astype(dtype)
+            k, v = (rng.standard_normal((1, 8, n_k, D), dtype=np.float32).astype(dtype) for _ in range(2))
+            tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))
+
+            def run_torch(tq=tq, tk=tk, tv=tv):
+                with torch.inference_mode():
+                    return functional.scaled_dot_product_attention(tq, tk, tv)
+
+            functions = {"qkv_output": lambda q=q, k=k, v=v: attention_output(q, k, v), "torch": run_torch}
+            np.testing.assert_allclose(functions["qkv_output"]().astype(np.float64), run_torch().numpy().astype(np.float64),
+                                       rtol=1e-3, atol=2e-3 if dtype == np.float16 else 1e-5, err_msg=f"decode n_k={n_k}")
+            calls = {name: calibrate(f, timing) for name, f in functions.items()}
+            samples: dict[str, list[float]] = {name: [] for name in functions}
+            names = list(functions)
+            for repeat in range(repeats):
+                for name in names[repeat % len(names):] + names[:repeat % len(names)]:  # a rotating order
+                    samples[name].append(sample(functions[name], calls[name], timing)[1])
+            inputs = attention_inputs(q, k, v, mask=None, scale=None, is_causal=False, enable_gqa=False)
+            choice = int(torch._fused_sdp_choice(tq, tk, tv))
+            rows.append({"layout": "decode (1, 8, 1, d)", "shape_q": list(q.shape), "shape_kv": list(k.shape), "n_k": n_k,
+                         "dtype": np.dtype(dtype).name, "key_blocks": key_blocks_apply(inputs),
+                         "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
+                         **{f"{name}_calls_per_sample": count for name, count in calls.items()},
+                         **{f"{name}_median_s": median(times) for name, times in samples.items()},
+                         **{f"{name}_samples_s": times for name, times in samples.items()},
+                         "qkv_output_over_torch": median(samples["qkv_output"]) / median(samples["torch"])})
+        print(f"  decode at n_k = {n_k:,} done", flush=True)
+    return rows
+
+
+def decode_report(rows: list[dict], n_ks: list[int]) -> dict:
+    """Print the decode table; the decode target."""
+    print("\ndecode, one query against n_k cached keys, (1, 8, 1, 64): qkv.attention_output / PyTorch "
+          "(PyTorch's kernel in brackets):")
+    cells = {(r["dtype"], r["n_k"]): f"{r['qkv_output_over_torch']:.2f}× ({r['torch_kernel'].split()[0]})" for r in rows}
+    print(table(["dtype", *(f"n_k = {n:,}" for n in n_ks)],
+                [[dtype, *(cells[dtype, n] for n in n_ks)] for dtype in ("float32", "float16")]))
+    ratios = {f"{r['dtype']} n_k={r['n_k']}": r["qkv_output_over_torch"] for r in rows}
+    target = {"description": f"qkv.attention_output within {DECODE_RATIO}× of PyTorch's fused kernel at decode, (1, 8, 1, 64) "
+                             f"against n_k = {n_ks[0]:,} … {n_ks[-1]:,} keys, float32 and float16",
+              "limit": DECODE_RATIO, "ratios": ratios, "worst": max(ratios.values())}
+    target["met"] = target["worst"] <= DECODE_RATIO
+    print(f"target: {target['description']}: {verdict(target['met'])} (worst {target['worst']:.2f}×)")
+    return target
+
+
 def sweep_block_sizes(ns: list[int], block_sizes: list[int], repeats: int, rng: np.random.Generator,
                       timing: Timing) -> list[dict]:
     """Time tiled_attention at each block size, interleaved like `measure`; one row per (n, block_size)."""
@@ -388,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
     layout_ns = QUICK_LAYOUT_NS if args.quick else LAYOUT_NS
     layout_rows = measure_layouts(layout_ns, 1 if args.quick else min(repeats, LAYOUT_REPEATS), torch, rng, timing)
     layout_targets = layout_report(layout_rows, layout_ns, timing.pause)
+    decode_n_ks = QUICK_DECODE_NKS if args.quick else DECODE_NKS
+    decode_repeats = 1 if args.quick else min(repeats, LAYOUT_REPEATS)
+    decode_rows = measure_decode(decode_n_ks, decode_repeats, torch, rng, timing)
+    layout_targets["decode"] = decode_report(decode_rows, decode_n_ks)
 
     sweep_ns, sweep_sizes = (QUICK_SWEEP_NS, QUICK_SWEEP_BLOCK_SIZES) if args.quick else (SWEEP_NS, SWEEP_BLOCK_SIZES)
     sweep = sweep_block_sizes(sweep_ns, sweep_sizes, 1 if args.quick else SWEEP_REPEATS, rng, timing)
@@ -460,6 +521,8 @@ def main(argv: list[str] | None = None) -> int:
         "layouts": {"ns": layout_ns, "repeats": 1 if args.quick else min(repeats, LAYOUT_REPEATS), "results": layout_rows,
                     "note": "torch_kernel from torch._fused_sdp_choice (0 = math, 1 = flash attention); batch-heavy = "
                             "(4, 32·(512/n)², n, d)"},
+        "decode": {"n_ks": decode_n_ks, "repeats": decode_repeats, "results": decode_rows,
+                   "note": "one query (1, 8, 1, d) against (1, 8, n_k, d) keys and values, qkv.attention_output"},
         "tiled_default_block_size": DEFAULT_BLOCK_SIZE,
         "block_size_sweep": {"ns": sweep_ns, "block_sizes": sweep_sizes, "results": sweep,
                              "fastest": {str(n): size for n, size in best_sizes.items()},

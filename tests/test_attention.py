@@ -10,9 +10,11 @@ import pytest
 
 from qkv import (
     Attention,
+    attention_output,
     attention_scores,
     causal_mask,
     cross_attention,
+    plain_attention,
     project,
     scaled_dot_product_attention,
     self_attention,
@@ -250,3 +252,28 @@ def test_the_weights_are_the_only_n_by_n_array(dtype: type, n: int) -> None:
         tracemalloc.stop()
     matrix = n * n * np.dtype(dtype).itemsize  # one n×n array of the input dtype: the weights returned
     assert matrix <= peak <= 1.5 * matrix, peak / matrix
+
+
+def test_plain_attention_scales_q_before_q_times_k_can_overflow() -> None:
+    # q·kᵀ = ±1e40 overflows float32, q·kᵀ·scale = ±10 does not: the five steps compute it as the kernels do.
+    q, k = np.array([[1e20]], np.float32), np.array([[1e20], [-1e20]], np.float32)
+    v = np.array([[1.0], [2.0]], np.float32)
+    for attention in (plain_attention, scaled_dot_product_attention):
+        np.testing.assert_allclose(attention(q, k, v, scale=1e-39).weights, [[1.0, 0.0]], rtol=0, atol=1e-6)
+    for attention in (attention_output, tiled_attention):
+        np.testing.assert_allclose(attention(q, k, v, scale=1e-39), [[1.0]], rtol=0, atol=1e-6)
+
+
+def test_float16_with_v_of_its_own_batch_dims_is_the_float32_result_rounded_once() -> None:
+    # The weights meet v in float32 and only the output is rounded to float16, as when q and k share v's batch dims.
+    q, k = RNG.normal(size=(16, 8)).astype(np.float16), RNG.normal(size=(24, 8)).astype(np.float16)
+    v = RNG.normal(size=(2, 3, 24, 8)).astype(np.float16)  # batch dims that q and k do not have
+    exact = plain_attention(*(x.astype(np.float64) for x in (q, k, v))).output
+    half_step = np.spacing(np.abs(exact).astype(np.float16)).astype(np.float64) / 2  # float16's rounding at each output
+    for output in (scaled_dot_product_attention(q, k, v).output, attention_output(q, k, v)):
+        assert output.dtype == np.float16
+        error = np.abs(output.astype(np.float64) - exact)
+        assert (error <= half_step + 1e-6).all(), f"{(error > half_step + 1e-6).sum()} outputs off by more than rounding"
+    weights = scaled_dot_product_attention(q, k, v).weights
+    np.testing.assert_allclose(weights.astype(np.float64), plain_attention(q, k, v).weights.astype(np.float64), rtol=0,
+                               atol=float(np.finfo(np.float16).eps))

@@ -12,6 +12,7 @@ from qkv import (
     attention_scores,
     causal_mask,
     cross_attention,
+    plain_attention,
     project,
     scaled_dot_product_attention,
     self_attention,
@@ -243,6 +244,17 @@ def test_fully_masked_row_after_broadcasting() -> None:
         attend(q=q, mask=mask)
 
 
+
+@pytest.mark.parametrize(("q_shape", "mask"), [((0, 2, 3), np.zeros((1, 1, 2), bool)), ((0, 3), np.zeros(2, bool)),
+                                               ((2, 0, 3), np.array([[True, True], [False, False]])[:0])])
+def test_a_fully_masked_row_meeting_an_empty_batch_or_no_queries_gives_the_empty_result(q_shape, mask) -> None:
+    # No query row exists to have every key masked: the result is empty, as in PyTorch.
+    q, k, v = np.ones(q_shape), np.ones(q_shape[:-2] + (2, 3)), np.ones(q_shape[:-2] + (2, 4))
+    for attention in (scaled_dot_product_attention, attention_output, tiled_attention, plain_attention):
+        result = attention(q, k, v, mask=mask)
+        output = result if isinstance(result, np.ndarray) else result.output
+        assert output.shape == q_shape[:-1] + (4,)
+
 # ---- projections ---------------------------------------------------------------------------------
 
 
@@ -336,8 +348,10 @@ def test_analysis_errors() -> None:
     expected = "unknown scaling strategy 'sqrt'; choose one of ('none', 'd_k', 'sqrt_d_k')"
     with pytest.raises(ValueError, match=re.escape(expected)):
         scaling_factor("sqrt", 4)
-    with pytest.raises(ValueError, match="unknown scaling strategy 'log'"):
+    with pytest.raises(ValueError, match=re.escape("strategies entry 'log' is not a scaling strategy; choose from")):
         scaling_study([4], strategies=("none", "log"))
+    with pytest.raises(TypeError, match=re.escape("strategies entry 4 is not a scaling strategy")):
+        scaling_study([4], strategies=[4])
     with pytest.raises(ValueError, match="d_k must be a positive int, got 0"):
         scaling_factor("d_k", 0)
     with pytest.raises(ValueError, match="d_ks entry must be a positive int, got -1"):
@@ -354,6 +368,8 @@ def test_analysis_errors() -> None:
         softmax_jacobian([0.2, 0.2])
     with pytest.raises(ValueError, match="p must have at least 1 dimension"):
         softmax_jacobian(1.0)
+    with pytest.raises(ValueError, match="weights must have at least 1 dimension"):  # as softmax_jacobian refuses it
+        softmax_entropy(1.0)
     with pytest.raises(ValueError, match="weights contains NaN or inf"):
         asymmetry([[np.nan, 0.0], [0.0, 1.0]])
 
@@ -373,8 +389,10 @@ def test_complexity_errors() -> None:
         format_bytes(-1)
     with pytest.raises(TypeError, match="n must be a non-negative int, got 2.5 of type float"):
         format_count(2.5)
-    with pytest.raises(ValueError, match="n must be a positive int, got 0"):
+    with pytest.raises(ValueError, match="^ns entry must be a positive int, got 0"):  # the argument, not an n inside
         memory_table([512, 0])
+    with pytest.raises(TypeError, match="^ns entry must be a positive int, got 2.5"):
+        memory_table([2.5])
 
 
 def test_illustrations_check_their_labels() -> None:

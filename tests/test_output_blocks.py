@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -13,7 +14,8 @@ import qkv._output_blocks
 from qkv import attention_output, plain_attention
 from qkv._inputs import attention_inputs
 from qkv._kernel import attention_kernel
-from qkv._output_blocks import _PIECE, CAUSAL_ROWS, KEYS, ROWS, SCORE_BOUND, applies, output_in_key_blocks, score_bound
+from qkv._magnitudes import PIECE
+from qkv._output_blocks import CAUSAL_ROWS, KEYS, ROWS, SCORE_BOUND, applies, output_in_key_blocks, score_bound
 
 RNG = np.random.default_rng(2027)
 TOLERANCE = {np.float16: 1e-3, np.float32: 2e-6, np.float64: 1e-13}
@@ -116,11 +118,11 @@ def test_values_too_large_or_too_small_for_the_raw_exponentials_take_the_row_max
 
 
 def test_a_tiny_value_of_v_is_found_in_any_piece_of_it() -> None:
-    # applies() looks at |v| a piece of _PIECE numbers at a time: a tiny entry in the last piece, after
+    # applies() looks at |v| a piece of PIECE numbers at a time: a tiny entry in the last piece, after
     # pieces of zeros and ordinary values, still sends the call to the row maximum.
-    q, k = RNG.normal(size=(8, 4)).astype(np.float32), RNG.normal(size=(_PIECE + 3, 4)).astype(np.float32)
-    v = RNG.normal(size=(_PIECE + 3, 2)).astype(np.float32)
-    v[: _PIECE // 4] = 0.0
+    q, k = RNG.normal(size=(8, 4)).astype(np.float32), RNG.normal(size=(PIECE + 3, 4)).astype(np.float32)
+    v = RNG.normal(size=(PIECE + 3, 2)).astype(np.float32)
+    v[: PIECE // 4] = 0.0
     assert applies(inputs_of(q, k, v))
     v[-1, 1] = np.float32(np.finfo(np.float32).tiny * 1e3)
     assert not applies(inputs_of(q, k, v))
@@ -174,3 +176,34 @@ def test_the_bound_of_tiny_or_huge_keys_neither_underflows_nor_overflows(dtype) 
     assert not applies(inputs_of(q, k, np.ones((3, 2), dtype), scale=scale))
     huge = np.full((3, 4), np.sqrt(np.finfo(dtype).max), dtype)  # ‖k‖² overflows if squared as it is
     assert score_bound(np.ones((2, 4), dtype), huge, 1.0) == pytest.approx(2 * 2 * float(huge[0, 0]), rel=1e-5)  # ‖q‖ = ‖(1, 1, 1, 1)‖ = 2
+
+
+@pytest.mark.parametrize(("q_shape", "mask_shape"), [((4, 8), (4, 1)), ((4, 8), (1, 1)), ((4, 8), ()),
+                                                     ((2, 4, 8), (1, 1, 1)), ((2, 4, 8), (2, 4, 1))])
+def test_a_mask_whose_key_axis_has_size_one_spreads_over_every_key_block(q_shape, mask_shape) -> None:
+    # n_k = 600 takes the keys in two blocks of the key-block path; the mask's key axis of 1 covers both.
+    q, k, v = RNG.normal(size=q_shape), RNG.normal(size=q_shape[:-2] + (600, 8)), RNG.normal(size=q_shape[:-2] + (600, 3))
+    mask = np.ones(mask_shape, bool)
+    assert applies(inputs_of(q, k, v, mask=mask))
+    np.testing.assert_allclose(attention_output(q, k, v, mask=mask), plain_attention(q, k, v).output,
+                               rtol=0, atol=4 * TOLERANCE[np.float64])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_sizes_found_a_piece_at_a_time_are_those_of_the_whole_array(dtype) -> None:
+    from qkv._magnitudes import magnitudes
+
+    x = RNG.normal(size=(3, PIECE // 8 + 5, 16)).astype(dtype)  # several pieces, the last one short
+    x[2, -1, 3] = dtype(1e-30)  # the smallest in the last piece
+    x[1, 0, :4] = 0.0
+    for array in (x, x[:, ::2], np.broadcast_to(x[0], x.shape)):  # contiguous, strided, a broadcast view
+        sizes = magnitudes(array)
+        eps = float(np.finfo(dtype).eps)
+        assert sizes.largest == float(np.abs(array).max())  # a max is exact: no rounding
+        assert sizes.smallest_nonzero == float(np.abs(array)[array != 0].min())
+        longest = float(np.sqrt((array.astype(np.float64) ** 2).sum(axis=-1)).max())
+        assert abs(sizes.longest_row - longest) <= 16 * eps * longest  # a sum of 16 squares
+    x[2, -1, 5] = np.nan
+    assert not magnitudes(x).finite
+    with pytest.raises(ValueError, match=re.escape(f"v contains NaN or inf (first at index (2, {x.shape[1] - 1}, 5)")):
+        attention_output(np.ones((3, 2, 4), dtype), np.ones(x.shape[:2] + (4,), dtype), x)

@@ -7,7 +7,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from qkv import causal_mask, scaled_dot_product_attention, self_attention, softmax
+from qkv import (
+    attention_output,
+    causal_mask,
+    plain_attention,
+    scaled_dot_product_attention,
+    self_attention,
+    softmax,
+    tiled_attention,
+)
 
 MAX_EXAMPLES = 200
 # database=None: no .hypothesis/ directory in the working tree.
@@ -106,3 +114,59 @@ def test_output_is_a_convex_combination_of_values(inputs: dict) -> None:
     v = inputs["v"]
     assert np.all(output >= v.min(axis=0) - 1e-12)
     assert np.all(output <= v.max(axis=0) + 1e-12)
+
+
+# Key counts around the block sizes: 256 and 512 (the key blocks of attention_output), 1,024 (tiled_attention's
+# default), and a key axis of 1.
+KEY_COUNTS = [1, 2, 255, 256, 257, 511, 512, 513, 1023, 1024, 1025]
+
+
+def broadcastable_to(full: tuple[int, ...]) -> st.SearchStrategy[tuple[int, ...]]:
+    """Every shape that broadcasts to `full` without adding dims: some leading dims dropped, any other size made 1."""
+    return st.integers(0, len(full)).flatmap(
+        lambda dropped: st.tuples(*(st.sampled_from(sorted({size, 1})) for size in full[dropped:])))
+
+
+@st.composite
+def masked_attention_calls(draw: st.DrawFn) -> tuple[dict, np.dtype]:
+    """q, k, v and a mask of any shape that broadcasts to the scores', every query row keeping a key."""
+    batch = draw(st.lists(st.integers(1, 3), max_size=2).map(tuple))
+    n_q, n_k = draw(st.sampled_from([0, 1, 3, 8])), draw(st.sampled_from(KEY_COUNTS))
+    d_k, d_v = draw(st.sampled_from([1, 4, 8])), draw(st.sampled_from([1, 3]))
+    dtype = np.dtype(draw(st.sampled_from([np.float16, np.float32, np.float64])))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    # q six times as large pushes the score bound past 30: attention_output's row-maximum path instead of its key blocks.
+    q_factor = draw(st.sampled_from([1.0, 6.0]))
+    q = rng.standard_normal(draw(broadcastable_to(batch)) + (n_q, d_k)) * q_factor
+    k = rng.standard_normal(draw(broadcastable_to(batch)) + (n_k, d_k))
+    v = rng.standard_normal(draw(broadcastable_to(batch)) + (n_k, d_v))
+    batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], v.shape[:-2])  # a mask may not add batch dims of its own
+    mask = rng.random(draw(broadcastable_to(batch + (n_q, n_k)))) < draw(st.sampled_from([0.05, 0.5, 1.0]))
+    if mask.ndim:  # every row keeps one key (a 0-d mask is True or False for all of them)
+        mask[..., rng.integers(mask.shape[-1])] = True
+    else:
+        mask = np.array(True)
+    return {"q": q.astype(dtype), "k": k.astype(dtype), "v": v.astype(dtype), "mask": mask}, dtype
+
+
+@settings(max_examples=300, deadline=None, database=None)
+@given(call=masked_attention_calls())
+def test_every_broadcastable_mask_gives_the_four_attention_functions_the_same_output(call: tuple[dict, np.dtype]) -> None:
+    inputs, dtype = call
+    plain = plain_attention(**inputs)
+    fast = scaled_dot_product_attention(**inputs)
+    outputs = {"scaled_dot_product_attention": fast.output, "attention_output": attention_output(**inputs),
+               "tiled_attention": tiled_attention(**inputs)}
+    # Each output is a weighted mean of the rows of v, so its rounding scales with |v|, and its sums' with log2 of the
+    # keys summed (the worst seen over 1,500 examples: 5 eps·max|v|). float16 is computed in float32, and two float32
+    # results a few float32 steps apart may round to neighbouring float16 numbers: one float16 step more.
+    n_k = inputs["k"].shape[-2]
+    work_eps = float(np.finfo(np.promote_types(dtype, np.float32)).eps)
+    rounding = 8 * work_eps * (1 + np.log2(n_k)) + (float(np.finfo(dtype).eps) if dtype == np.float16 else 0.0)
+    largest_v = float(np.abs(inputs["v"].astype(np.float64)).max(initial=0.0))
+    for name, output in outputs.items():
+        assert output.shape == plain.output.shape and output.dtype == dtype, name
+        np.testing.assert_allclose(output.astype(np.float64), plain.output.astype(np.float64), rtol=0,
+                                   atol=rounding * largest_v, err_msg=name)
+    # The weights lie in [0, 1]: the same rounding, without |v|.
+    np.testing.assert_allclose(fast.weights.astype(np.float64), plain.weights.astype(np.float64), rtol=0, atol=rounding)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -91,3 +93,20 @@ def test_softmax_is_quiet_whatever_np_seterr_says_about_underflow(under: str) ->
         assert softmax([0.0, -1e4]).tolist() == [1.0, 0.0]
         assert scaled_dot_product_attention(q, k, v, mask=mask).output.ravel().tolist() == [1.0, 1.0]
         assert tiled_attention(q, k, v, mask=mask).ravel().tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("under", ["warn", "raise"])
+def test_float16_results_round_tiny_numbers_quietly_whatever_np_seterr_says(under: str) -> None:
+    # Rounding a float32 weight or output below float16's range to a subnormal or 0 is the dtype's rounding, not an error.
+    from qkv import attention_output, plain_attention, scaled_dot_product_attention, tiled_attention
+
+    q = np.array([[4.0], [0.0]], np.float16)
+    k, v = np.array([[4.0], [-4.0]], np.float16), np.array([[1e-4], [1e-4]], np.float16)
+    with np.errstate(under=under), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_allclose(softmax(np.array([0.0, -20.0], np.float16)).astype(float), [1.0, 2.06e-9], rtol=0, atol=1e-7)
+        for attention in (scaled_dot_product_attention, plain_attention):
+            result = attention(q, k, v, scale=1.0)
+            assert result.weights.dtype == np.float16 and float(result.weights[0, 1]) < 1e-6
+        for output in (attention_output(q, k, v, scale=1.0), tiled_attention(q, k, v, scale=1.0)):
+            np.testing.assert_allclose(output.astype(float), 1e-4, rtol=1e-3)

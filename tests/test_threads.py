@@ -3,6 +3,7 @@ count put back, a silent fall-back to one thread when OpenBLAS's symbol is not t
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 
 import numpy as np
@@ -82,3 +83,36 @@ def test_an_error_in_a_block_on_a_thread_reaches_the_caller_and_the_count_is_put
     with pytest.raises(ValueError, match="overflowed"):
         scaled_dot_product_attention(q, k, k)
     assert threads._openblas[1]() == before
+
+
+def _attention_shape_in_child(q: np.ndarray, results: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    results.put(scaled_dot_product_attention(q, q, q).output.shape)
+
+
+@needs_openblas
+def test_a_forked_child_runs_the_two_thread_call_its_parent_ran(monkeypatch: pytest.MonkeyPatch) -> None:
+    # fork copies the parent's pool but not the pool's thread: a child that handed it a block would wait forever.
+    monkeypatch.setattr(threads, "MIN_SCORES", 0)  # the child inherits this too
+    q = RNG.standard_normal((1, 4, 600, 16))
+    names, _ = _recording(monkeypatch)
+    scaled_dot_product_attention(q, q, q)
+    assert len(names) == 2 and threads._pool is not None  # the parent has used its pool
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    child = context.Process(target=_attention_shape_in_child, args=(q, results))
+    child.start()
+    child.join(timeout=60)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail("the forked child was still waiting after 60 s")
+    assert child.exitcode == 0
+    assert results.get(timeout=5) == q.shape
+
+
+def test_the_openblas_reach_resolves_on_the_installed_numpy() -> None:
+    # After a numpy bump that moves its bundled OpenBLAS or renames the symbol, qkv would silently run on one
+    # thread: this test says so, naming the version the reach was written for.
+    reach = threads.OPENBLAS_REACH
+    assert threads._openblas is not None, (f"numpy {np.__version__} has no {reach['symbols']} in {reach['library']}; "
+                                           f"the reach was written for numpy {reach['written_for']}")

@@ -284,8 +284,25 @@ def test_online_softmax_steps_errors() -> None:
         online_softmax_steps(np.ones((2, 2)), 0)
     with pytest.raises(ValueError, match=re.escape("scores has n_k=2 keys but v has 3 values")):
         online_softmax_steps(np.ones((2, 2)), 1, v=np.ones((3, 2)))
-    with pytest.raises(ValueError, match="scores contains NaN or inf"):
+    with pytest.raises(ValueError, match=re.escape("scores contains NaN or +inf (first at index (0, 1), value inf)")):
         online_softmax_steps([[0.0, np.inf]], 1)
+    with pytest.raises(ValueError, match="scores contains NaN or \\+inf"):
+        online_softmax_steps([[0.0, np.nan]], 1)
+    with pytest.raises(ValueError, match="scores row 1 is entirely -inf; softmax over it is undefined"):
+        online_softmax_steps([[0.0, 1.0], [-np.inf, -np.inf]], 1)
+
+
+def test_online_softmax_steps_take_minus_inf_as_a_masked_key_as_softmax_does() -> None:
+    scores = np.array([[-np.inf, 1.0, 2.0], [0.5, -np.inf, -1.0], [-np.inf, -np.inf, 0.0]])
+    v = np.random.default_rng(3).normal(size=(3, 2))
+    steps = online_softmax_steps(scores, 1, v=v)
+    np.testing.assert_allclose(steps[-1].weights, softmax(scores), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(steps[-1].output, softmax(scores) @ v, rtol=0, atol=1e-15)
+    # Row 0 saw only a masked key in the first block, row 2 in the first two: nothing yet, so no weight and no output.
+    first = steps[0]
+    assert np.isneginf(first.running_max[[0, 2]]).all() and not first.running_sum[[0, 2]].any()
+    assert not first.weights[[0, 2]].any() and not first.output[[0, 2]].any()
+    assert np.isfinite(steps[1].weights).all() and not steps[1].output[2].any()
 
 
 # ---- property and memory --------------------------------------------------------------------------

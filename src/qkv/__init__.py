@@ -5,6 +5,9 @@ takes the options of PyTorch's `torch.nn.functional.scaled_dot_product_attention
 only, and returns `(output, weights)` as a named tuple; `attention_output` takes the same options and
 returns only the output, without making the n×n weights (what a model runs); `tiled_attention`
 takes the same options (and `block_size`) and returns the output. float16 is computed in float32 and returned in float16.
+Against PyTorch's signature: the mask is `mask=`, not `attn_mask=`; there is no `dropout_p` (no
+dropout: these functions compute, they do not train); and every option is keyword-only, where
+PyTorch also takes `attn_mask`, `dropout_p` and `is_causal` by position.
 
 Errors follow one rule:
 
@@ -16,13 +19,23 @@ Errors follow one rule:
   inputs, results that overflow the dtype, a count of 0, a scale that is not finite and > 0,
   a row with every key masked.
 
-Where qkv refuses what PyTorch computes (both give the same numbers everywhere else):
+"The same numbers" as PyTorch means the same to rounding, not bit for bit: the sums are taken in
+another order (in blocks, by another BLAS), so the last bits of a float32 result may differ. Where
+qkv refuses what PyTorch computes (both give the same numbers everywhere else):
 
 - a query row with every key masked, or no keys at all (n_k = 0): PyTorch returns zeros for
   that row; qkv raises ValueError naming the row, since softmax over no keys is undefined.
 - `scale=0` (or d_k = 0): PyTorch returns the plain mean of v (all scores are 0); qkv raises
   ValueError, as for a negative scale: the article's scale is 1/√d_k > 0.
 - `mask=` together with `is_causal=True`: both raise (ValueError here, RuntimeError there).
+- an additive float mask (0 where a key may be seen, -inf or a penalty where not): PyTorch adds
+  it to the scores; qkv takes boolean masks only (TypeError), True = may attend.
+- NaN or inf in q, k or v: PyTorch computes, and NaN spreads through the rows it touches; qkv
+  raises ValueError naming the argument and the first bad index.
+- scores or outputs that overflow the dtype (finite float32 inputs whose q·kᵀ·scale passes
+  3.4e38): PyTorch returns NaN or inf; qkv raises ValueError.
+- `attention_scores` with no queries (n_q = 0) raises ValueError, although the attention
+  functions accept n_q = 0 and return an empty result.
 
 An empty batch (a leading dimension of 0) or n_q = 0 gives empty results, as in PyTorch.
 
@@ -33,7 +46,18 @@ Where qkv accepts or returns something PyTorch does not:
 - Inputs of different dtypes are promoted as numpy promotes them (float32 with float64 computes
   in float64); PyTorch raises.
 - A 1-D mask (n_k,) is accepted and broadcasts over the query rows, as numpy broadcasts.
+- `np.longdouble` inputs are computed in long double; `np.bool_` flags (`is_causal=np.True_`)
+  and any real scale (a `fractions.Fraction`, a numpy float) are accepted.
 - bfloat16 is refused with a TypeError (numpy has no bfloat16); PyTorch computes it.
+
+Where qkv behaves differently while it computes:
+
+- A call large enough for two threads (2²⁰ scores or more, two cores) sets the thread count of
+  numpy's OpenBLAS to 1 for the whole process while it runs and puts it back after
+  (qkv/_threads.py): a matrix product another thread makes meanwhile runs on one thread.
+- `tiled_attention` at its default block size (1,024) takes n ≤ 1,024 keys in one tile, so up to
+  n = 1,024 it saves no memory against `scaled_dot_product_attention`; pass a smaller
+  `block_size` to see the tiles.
 
 >>> import qkv
 >>> qkv.scaled_dot_product_attention([[1.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], [[1.0], [0.0]]).weights.round(2)

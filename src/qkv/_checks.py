@@ -66,11 +66,18 @@ def as_matrices(layout: str = "(..., n, d)", **named: Any) -> list[np.ndarray]:
     `layout` only words the error message (e.g. "(..., n_q, d_k)"). Empty dimensions are the
     caller's to judge: attention accepts an empty batch, a projection does not.
     """
+    return float_matrices(layout, named, finite=True)
+
+
+def float_matrices(layout: str, named: dict[str, Any], finite: bool) -> list[np.ndarray]:
+    """`as_matrices`; with ``finite=False`` NaN and inf are left for the caller to find (attention finds them
+    in the same pass as the other sizes it needs, qkv/_magnitudes.py)."""
     arrays = [as_float_array(value, name) for name, value in named.items()]
     for array, name in zip(arrays, named, strict=True):
         if array.ndim < 2:
             raise ValueError(f"{name} must have at least 2 dimensions {layout}, got shape {array.shape}")
-        check_finite(array, name)
+        if finite:
+            check_finite(array, name)
     dtype = np.result_type(*arrays)  # float32 + float32 stays float32, + float64 widens
     return [array.astype(dtype, copy=False) for array in arrays]
 

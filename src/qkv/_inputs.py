@@ -8,8 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from qkv._checks import as_matrices, broadcast_batch_shape, check_flag, check_same_d_k, check_scale
+from qkv._checks import broadcast_batch_shape, check_finite, check_flag, check_same_d_k, check_scale, float_matrices
 from qkv._float16 import float16_to_float32
+from qkv._magnitudes import magnitudes
 
 
 @dataclass(frozen=True)
@@ -19,13 +20,17 @@ class AttentionInputs:
     q: np.ndarray  # (..., n_q, d_k), in work_dtype
     k: np.ndarray  # (..., n_k, d_k), in work_dtype; K/V heads already repeated for grouped-query attention
     v: np.ndarray  # (..., n_k, d_v), in work_dtype
-    mask: np.ndarray | None  # boolean, broadcastable to (*batch_shape, n_q, n_k); True = may attend
+    mask: np.ndarray | None  # boolean (..., n_q or 1, n_k), broadcastable to (*batch_shape, n_q, n_k); True = may attend
     is_causal: bool  # query i sees keys 0..i (PyTorch's top-left alignment when n_q != n_k)
     scale: float  # a Python float, so it never widens float32
     batch_shape: tuple[int, ...]  # the broadcast leading dims of q, k, v
     dtype: np.dtype[Any]  # the dtype of the results: numpy's promotion of the inputs
     work_dtype: np.dtype[Any]  # dtype of the arithmetic: at least float32, as PyTorch does on the CPU
     v_scale: float = 1.0  # v above was divided by this (a power of two) so that sums of weights·v cannot overflow
+    q_longest: float = math.nan  # the longest row of q, of k; v's largest and smallest nonzero |entry| (before v_scale)
+    k_longest: float = math.nan
+    v_largest: float = math.nan
+    v_smallest_nonzero: float = math.nan
 
     @property
     def n_q(self) -> int:
@@ -84,20 +89,28 @@ def check_mask(mask: Any, scores_shape: tuple[int, ...]) -> np.ndarray:
         raise ValueError(
             f"mask of shape {mask.shape} does not broadcast to the scores' shape (..., n_q, n_k) = {scores_shape}"
         )
-    # A row with no allowed key would be softmax over nothing: 0/0 = NaN. Say which row instead.
+    # A row with no allowed key would be softmax over nothing: 0/0 = NaN. Say which row instead (when there
+    # is a row: an empty batch or n_q = 0 has none, and gives an empty result).
     blocked = ~np.atleast_1d(mask).any(axis=-1)  # (..., n_q) of the mask as given, before broadcasting
-    if blocked.any():
-        *batch, row = (int(i) for i in np.argwhere(np.broadcast_to(blocked, scores_shape[:-1]))[0])
+    found = np.argwhere(np.broadcast_to(blocked, scores_shape[:-1])) if blocked.any() else np.empty((0, 0), np.intp)
+    if len(found):
+        *batch, row = (int(i) for i in found[0])
         where = f" (batch index {tuple(batch)})" if batch else ""
         raise ValueError(f"query row {row}{where} has every key masked; softmax over no keys is undefined")
-    return checked
+    # (..., n_q or 1, n_k): a key axis of 1 (or a 0-d or 1-D mask) spread over the keys as a view, so that the
+    # kernels can cut a block of keys out of it
+    matrix = np.atleast_2d(checked)
+    return np.broadcast_to(matrix, matrix.shape[:-1] + scores_shape[-1:])
 
 
 def attention_inputs(
     q: Any, k: Any, v: Any, *, mask: Any, scale: Any, is_causal: Any, enable_gqa: Any
 ) -> AttentionInputs:
     """Check and convert everything an attention call gets, once, in the order a reader would."""
-    q, k, v = as_matrices("(..., n, d)", q=q, k=k, v=v)
+    q, k, v = float_matrices("(..., n, d)", {"q": q, "k": k, "v": v}, finite=False)  # NaN and inf: found below
+    for array, name in ((q, "q"), (k, "k"), (v, "v")):
+        if array.dtype == np.float16:  # before widening, which takes every float16 to be finite
+            check_finite(array, name)
     check_same_d_k(q, k)
     if k.shape[-2] != v.shape[-2]:  # every key needs exactly one value
         raise ValueError(
@@ -120,8 +133,14 @@ def attention_inputs(
     dtype = q.dtype
     work_dtype = np.promote_types(dtype, np.float32)  # float16 -> float32; float32/float64 unchanged
     q, k, v = (float16_to_float32(array) if dtype == np.float16 else array for array in (q, k, v))
-    v, v_scale = _shrink_huge_values(v)
-    return AttentionInputs(q, k, v, mask, is_causal, scale, batch_shape, dtype, work_dtype, v_scale)
+    sizes = {}
+    for array, name in ((q, "q"), (k, "k"), (v, "v")):
+        sizes[name] = magnitudes(array, smallest=name == "v")  # one pass over each: NaN/inf, and what attention_output needs
+        if not sizes[name].finite:
+            check_finite(array, name)  # names the first NaN or inf
+    v, v_scale = _shrink_huge_values(v, sizes["v"].largest)
+    return AttentionInputs(q, k, v, mask, is_causal, scale, batch_shape, dtype, work_dtype, v_scale,
+                           sizes["q"].longest_row, sizes["k"].longest_row, sizes["v"].largest, sizes["v"].smallest_nonzero)
 
 
 # Each output row is a convex combination of the rows of v, so it lies within v's range; but the
@@ -129,9 +148,9 @@ def attention_inputs(
 _V_SHRINK = 4.0
 
 
-def _shrink_huge_values(v: np.ndarray) -> tuple[np.ndarray, float]:
-    """v / 4 (exact) when some |v| is above a quarter of the dtype's maximum; the factor to multiply back."""
-    if v.size and np.abs(v).max() > np.finfo(v.dtype).max / _V_SHRINK:
+def _shrink_huge_values(v: np.ndarray, largest: float) -> tuple[np.ndarray, float]:
+    """v / 4 (exact) when its largest |v| is above a quarter of the dtype's maximum; the factor to multiply back."""
+    if v.size and largest > np.finfo(v.dtype).max / _V_SHRINK:
         return v / _V_SHRINK, _V_SHRINK
     return v, 1.0
 
@@ -146,4 +165,5 @@ def restore_v_scale(output: np.ndarray, inputs: AttentionInputs) -> np.ndarray:
         with np.errstate(over="ignore"):
             output *= inputs.v_scale
         np.clip(output, -limit, limit, out=output)
-    return output.astype(inputs.dtype, copy=False)
+    with np.errstate(under="ignore"):  # float16: a tiny output rounds to a subnormal or 0, as the dtype rounds
+        return output.astype(inputs.dtype, copy=False)

@@ -51,8 +51,11 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     weights_batch = np.broadcast_shapes(q.shape[:-2], k.shape[:-2], mask_batch)
     # v adds batch dims of its own only in unusual calls: then the weights are made first and multiplied after.
     v_apart = inputs.batch_shape != weights_batch
+    returned_weights = keep_weights
     keep_weights = keep_weights or v_apart
-    weights = np.empty(weights_batch + (n_q, n_k), dtype=inputs.dtype) if keep_weights else None  # the only n×n array
+    # float16 with v apart: the weights stay in float32 until they have met v, then are rounded for returning.
+    weights_dtype = inputs.work_dtype if v_apart else inputs.dtype
+    weights = np.empty(weights_batch + (n_q, n_k), dtype=weights_dtype) if keep_weights else None  # the only n×n array
     output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.work_dtype)
     heads = list(np.ndindex(weights_batch))  # one index per (batch, head) whose weights are computed
     with np.errstate(under="ignore"):
@@ -69,7 +72,7 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     # Without weights, the division by each row's sum can wait for the output (d_v numbers, not k_end),
     # unless exp·v, whose weights sum to at most n_k, could pass the dtype's maximum first.
     normalise_after = (weights is None and v_heads is not None and v.size > 0
-                       and float(np.abs(v).max()) * n_k < float(np.finfo(inputs.work_dtype).max) / 2)
+                       and inputs.v_largest / inputs.v_scale * n_k < float(np.finfo(inputs.work_dtype).max) / 2)
 
     def block_scores(head: tuple[int, ...], r0: int, r1: int, k_end: int) -> tuple[np.ndarray, np.ndarray | None]:
         """Where block (head, r0:r1) computes its scores, and where its weights go (None: nowhere)."""
@@ -109,8 +112,21 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     run_blocks(blocks, lambda block: one_block(*block), scores=len(heads) * n_q * n_k)
     if v_apart and weights is not None:
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            np.matmul(weights.astype(inputs.work_dtype, copy=False), v, out=output)  # (..., n_q, n_k) @ (..., n_k, d_v)
+            np.matmul(weights, v, out=output)  # (..., n_q, n_k) @ (..., n_k, d_v)
+        weights = _rounded(weights, inputs.dtype) if returned_weights else None
     return restore_v_scale(output, inputs), weights
+
+
+def _rounded(weights: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:
+    """The weights in the results' dtype: float16 rounded a row block at a time (qkv/_float16.py), others as they are."""
+    if weights.dtype == dtype:
+        return weights
+    rounded = np.empty(weights.shape, dtype)
+    rows = max(1, _BLOCK_ELEMENTS // max(1, weights.shape[-1]))
+    for head in np.ndindex(weights.shape[:-2]):
+        for r0 in range(0, weights.shape[-2], rows):
+            weights_to_float16(weights[head][r0:r0 + rows], rounded[head][r0:r0 + rows])
+    return rounded
 
 
 def _hide_masked_keys(scores: np.ndarray, inputs: AttentionInputs, mask: np.ndarray | None, r0: int) -> None:

@@ -27,6 +27,7 @@ import threading
 import numpy as np
 
 from qkv._inputs import AttentionInputs, restore_v_scale
+from qkv._magnitudes import longest_row
 from qkv._threads import run_blocks
 from qkv.masks import causal_block_hidden
 
@@ -36,26 +37,7 @@ ROWS, CAUSAL_ROWS, KEYS = 512, 256, 512  # query rows and keys per block; causal
 
 def score_bound(q: np.ndarray, k: np.ndarray, scale: float) -> float:
     """scale·maxᵢ‖q_i‖·maxⱼ‖k_j‖ over every head and batch entry: no score |q_i·k_j|·scale is larger (Cauchy–Schwarz)."""
-    return scale * _longest(q) * _longest(k)
-
-
-def _longest(rows: np.ndarray) -> float:
-    """The length of the longest row (..., d), without a square that over- or underflows.
-
-    When the largest entry's square is at least tiny/eps (the dtype's smallest normal number over its
-    rounding step) and d of them fit in the dtype, the squares are summed as they are: squares that
-    underflow change a sum by less than its rounding. Otherwise the rows are first divided by their
-    largest entry.
-    """
-    top = max(float(rows.max()), -float(rows.min()))
-    if top == 0 or not math.isfinite(top):
-        return top
-    info = np.finfo(rows.dtype)
-    with np.errstate(under="ignore"):
-        if float(info.tiny) / float(info.eps) <= top * top <= float(info.max) / (2 * rows.shape[-1]):
-            return math.sqrt(float(np.einsum("...d,...d->...", rows, rows).max()))  # (...,): one sum per row
-        scaled = rows / top  # entries within [-1, 1], the largest ±1
-        return top * math.sqrt(float(np.einsum("...d,...d->...", scaled, scaled).max()))
+    return scale * longest_row(q) * longest_row(k)
 
 
 def applies(inputs: AttentionInputs) -> bool:
@@ -70,33 +52,15 @@ def applies(inputs: AttentionInputs) -> bool:
     v_apart = inputs.batch_shape != np.broadcast_shapes(q.shape[:-2], k.shape[:-2])
     if q.size == 0 or v.size == 0 or inputs.v_scale != 1.0 or v_apart:
         return False  # nothing to compute, huge values, or v with batch dims of its own
-    bound = score_bound(q, k, inputs.scale)
+    bound = inputs.scale * inputs.q_longest * inputs.k_longest  # score_bound, from the sizes found with the checks
     info = np.finfo(inputs.work_dtype)
     if not bound <= SCORE_BOUND:  # also NaN
         return False
     if inputs.scale > 1 and max(float(q.max()), -float(q.min())) * inputs.scale >= float(info.max):
         return False  # q·scale would overflow where q·kᵀ·scale does not
-    largest = max(float(v.max()), -float(v.min()))
-    fits = largest * inputs.n_k * math.exp(bound) < float(info.max) / 2  # the running sums of exp(scores)·v
-    keeps_precision = _smallest_nonzero(v) * math.exp(-bound) > float(info.tiny) / float(info.eps)  # the smallest products
+    fits = inputs.v_largest * inputs.n_k * math.exp(bound) < float(info.max) / 2  # the running sums of exp(scores)·v
+    keeps_precision = inputs.v_smallest_nonzero * math.exp(-bound) > float(info.tiny) / float(info.eps)  # the smallest products
     return fits and keeps_precision
-
-
-_PIECE = 1 << 16  # numbers of v looked at together: |v| is made a piece at a time, never an array of v's size
-
-
-def _smallest_nonzero(v: np.ndarray) -> float:
-    """The smallest |v| other than 0 (inf if every entry is 0): zeros give exact zeros, so they do not count."""
-    flat = v.reshape(-1)  # a view when v is contiguous, as it usually is
-    smallest = math.inf
-    for start in range(0, flat.size, _PIECE):
-        piece = flat[start:start + _PIECE]
-        magnitudes = np.abs(piece)
-        low = float(magnitudes.min())
-        if low == 0:
-            low = float(np.min(magnitudes, where=magnitudes > 0, initial=np.inf))
-        smallest = min(smallest, low)
-    return smallest
 
 
 def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
@@ -110,7 +74,10 @@ def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
     mask = None if inputs.mask is None else np.atleast_2d(inputs.mask)  # a 1-D mask is one row for every query
     mask = None if mask is None else np.broadcast_to(mask, batch + mask.shape[-2:])  # (..., n_q or 1, n_k)
     output = np.empty(batch + (n_q, d_v), dtype=inputs.work_dtype)
-    rows, keys = min(n_q, CAUSAL_ROWS if inputs.is_causal else ROWS), min(n_k, KEYS)
+    rows = min(n_q, CAUSAL_ROWS if inputs.is_causal else ROWS)
+    # A block of fewer rows takes more keys, up to the same ROWS·KEYS scores: one query (decoding) takes 2¹⁸ keys at
+    # once, a few matrix products instead of a Python loop over 512-key blocks.
+    keys = min(n_k, max(KEYS, ROWS * KEYS // rows))
     buffers = threading.local()  # each thread's scaled queries, scores and partial output, reused block after block
 
     def one_block(head: tuple[int, ...], r0: int) -> None:

@@ -9,8 +9,16 @@ both cores too.
 
 numpy has no API for OpenBLAS's thread count, so this finds the OpenBLAS that numpy loaded (its
 bundled ``numpy.libs/lib*openblas*.so``) and calls its ``*_set_num_threads`` with `ctypes`, and puts
-the previous count back after the call. Anything missing (another BLAS, no such symbol, one core,
-a call already under way in another thread) and the blocks run one after another as before.
+the previous count back after the call. The count is OpenBLAS's, for the whole process: while a
+two-thread call runs, any other thread's products in numpy run on one thread too. This is qkv's one
+reach into another package's internals; `OPENBLAS_REACH` names the numpy it was written for
+(qkv_site's registry of reaches, `qkv_site.builder.compat`, lists it from there, since qkv imports
+nothing of the site), and a test checks that the pinned numpy still has it. threadpoolctl does the
+same from outside, but would be a second dependency of a package that needs only numpy.
+
+Anything missing (another BLAS, no such symbol, one core, a call already under way in another thread)
+and the blocks run one after another as before. A process forked from one that has used the pool
+starts without it: fork copies the pool but not its thread.
 """
 
 from __future__ import annotations
@@ -31,8 +39,23 @@ Task = TypeVar("Task")
 THREADS = 2
 MIN_SCORES = 1 << 20  # below one block of scores, starting threads costs more than it saves
 _SYMBOLS = ("scipy_openblas_{}64_", "scipy_openblas_{}", "openblas_{}64_", "openblas_{}")
+# What the reach below was written for: numpy 2.4.6's wheel bundles scipy-openblas 0.3.31 as
+# numpy.libs/libscipy_openblas64_-*.so, whose thread count is scipy_openblas_set_num_threads64_.
+OPENBLAS_REACH = {"package": "numpy", "written_for": "2.4.6", "library": "numpy.libs/lib*openblas*.so*",
+                  "symbols": "scipy_openblas_set_num_threads64_, scipy_openblas_get_num_threads64_",
+                  "why": "OpenBLAS on one thread while qkv runs its blocks on two Python threads"}
 _lock = threading.Lock()  # the thread count is global to the process: one call at a time changes it
 _pool: ThreadPoolExecutor | None = None
+
+
+def _forget_the_parents_pool() -> None:
+    """In a forked child: a new lock and no pool. fork copies the pool object but not its thread, so a block
+    handed to it would wait forever; and a lock the parent held during the fork would never be released."""
+    global _lock, _pool
+    _lock, _pool = threading.Lock(), None
+
+
+os.register_at_fork(after_in_child=_forget_the_parents_pool)
 
 
 def _find_openblas() -> tuple[Callable[[int], None], Callable[[], int]] | None:

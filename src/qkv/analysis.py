@@ -34,6 +34,8 @@ def _check_square(array: np.ndarray, name: str) -> None:
 
 def _check_probabilities(p: np.ndarray, name: str) -> None:
     """Rows (last axis) must be distributions: non-negative and summing to 1."""
+    if p.ndim == 0:
+        raise ValueError(f"{name} must have at least 1 dimension (a row of probabilities), got a scalar")
     check_not_empty(p, name)
     check_finite(p, name)
     if (p < 0).any():
@@ -138,8 +140,6 @@ def softmax_jacobian(p: ArrayLike) -> np.ndarray:
     0.0
     """
     p = as_float_array(p, "p")
-    if p.ndim == 0:
-        raise ValueError("p must have at least 1 dimension, got a scalar")
     _check_probabilities(p, "p")
     eye = np.eye(p.shape[-1], dtype=p.dtype)
     jacobian: np.ndarray = p[..., :, None] * eye - p[..., :, None] * p[..., None, :]  # (..., n, n)
@@ -190,8 +190,10 @@ def scaling_study(
         raise TypeError(f"strategies must be a sequence of names from {SCALINGS}, got {strategies!r}; "
                         f"for one strategy pass ({strategies!r},)")
     strategies = list(strategies)
-    for strategy in strategies:
-        scaling_factor(strategy, 1)  # reject unknown names before any work
+    for strategy in strategies:  # unknown names are rejected before any work, naming the argument
+        if not isinstance(strategy, str) or strategy not in SCALINGS:
+            kind = TypeError if not isinstance(strategy, str) else ValueError
+            raise kind(f"strategies entry {strategy!r} is not a scaling strategy; choose from {SCALINGS}")
     n_keys = check_positive_int(n_keys, "n_keys")
     n_samples = check_positive_int(n_samples, "n_samples")
     rng = _generator(seed)

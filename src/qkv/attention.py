@@ -178,8 +178,10 @@ def plain_attention(
     q, k, v = inputs.q, inputs.k, inputs.v  # (..., n_q, d_k), (..., n_k, d_k), (..., n_k, d_v)
     visible = causal_mask(max(inputs.n_q, inputs.n_k))[: inputs.n_q, : inputs.n_k] if inputs.is_causal else inputs.mask
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # overflow is reported below
-        scores = q @ np.swapaxes(k, -1, -2)  # 1. Q·Kᵀ: (..., n_q, d_k) @ (..., d_k, n_k) -> (..., n_q, n_k)
-        scores = scores * inputs.scale  # 2. scaled by 1/√d_k
+        k_t = np.swapaxes(k, -1, -2)  # (..., d_k, n_k)
+        # 1. Q·Kᵀ, 2. scaled by 1/√d_k: a scale < 1 goes on q first, so that q·kᵀ cannot overflow before it shrinks;
+        # a scale > 1 on the scores after, so that q·scale cannot overflow where q·kᵀ·scale does not.
+        scores = (q * inputs.scale) @ k_t if inputs.scale <= 1 else (q @ k_t) * inputs.scale  # (..., n_q, n_k)
         scores = scores if visible is None else np.where(visible, scores, -np.inf)  # 3. masked keys get -inf
         if not np.isfinite(scores.max(axis=-1)).all():
             raise ValueError(f"q·kᵀ·scale overflowed to inf/NaN in {inputs.dtype}; the inputs are too large for this dtype")
@@ -187,4 +189,6 @@ def plain_attention(
         output = weights @ v  # 5. (..., n_q, n_k) @ (..., n_k, d_v) -> (..., n_q, d_v)
     output = restore_v_scale(output, inputs)
     check_computed_finite(output, "weights·v")
-    return Attention(output, np.broadcast_to(weights.astype(inputs.dtype), inputs.batch_shape + weights.shape[-2:]))
+    with np.errstate(under="ignore"):  # float16: tiny weights round to subnormals or 0, as the dtype rounds
+        weights = weights.astype(inputs.dtype)
+    return Attention(output, np.broadcast_to(weights, inputs.batch_shape + weights.shape[-2:]))

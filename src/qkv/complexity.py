@@ -166,6 +166,7 @@ def memory_table(ns: Sequence[int] = (512, 4096, 32768, 128000), dtype: Any = "f
     check_sequence(ns, "ns", "positive ints")
     rows = []
     for n in ns:
+        n = check_positive_int(n, "ns entry")  # the error names the argument, not the n inside
         elements = attention_matrix_elements(n)
         nbytes = attention_matrix_bytes(n, dtype)
         rows.append(MemoryRow(int(n), elements, nbytes, format_count(elements), format_bytes(nbytes)))

@@ -43,7 +43,9 @@ def softmax(x: ArrayLike, axis: int = -1) -> np.ndarray:
         raise TypeError(f"axis must be an int, got {axis!r} of type {type(axis).__name__}")
     axis = normalize_axis_index(int(axis), x.ndim)  # AxisError (a ValueError) names the bad axis
     if x.dtype == np.float16:  # computed in float32, rounded once at the end
-        return softmax(x.astype(np.float32), axis).astype(np.float16)
+        weights32 = softmax(x.astype(np.float32), axis)
+        with np.errstate(under="ignore"):  # a weight below float16's range rounds to a subnormal or 0: rounding, not an error
+            return weights32.astype(np.float16)
     if x.shape[axis] == 0:
         raise ValueError(f"x is empty along axis {axis}: shape {x.shape}")
     if np.isnan(x).any() or np.isposinf(x).any():

@@ -150,7 +150,9 @@ class OnlineSoftmaxStep:
     @property
     def output(self) -> np.ndarray | None:
         """(n_q, d_v) accumulator / ℓ: attention over the keys seen so far (the final output after the last block)."""
-        return None if self.accumulator is None else self.accumulator / self.running_sum[:, None]
+        if self.accumulator is None:
+            return None
+        return self.accumulator / np.where(self.running_sum > 0, self.running_sum, 1.0)[:, None]  # rows that saw nothing: 0
 
 
 def online_softmax_steps(scores: ArrayLike, block_size: int, v: ArrayLike | None = None) -> list[OnlineSoftmaxStep]:
@@ -158,7 +160,9 @@ def online_softmax_steps(scores: ArrayLike, block_size: int, v: ArrayLike | None
 
     This is the bookkeeping `tiled_attention` does inside, laid out for reading. After the
     last block, `weights` is `softmax(scores)` and, if `v` (n_k, d_v) is given, `output` is
-    `softmax(scores) @ v`. Scores are the already scaled Q·Kᵀ/√d_k.
+    `softmax(scores) @ v`. Scores are the already scaled Q·Kᵀ/√d_k. A score of -inf is a masked
+    key, as in `qkv.softmax`: its weight is 0; a row whose keys so far are all masked has a
+    running maximum of -inf, a sum of 0, and weights and output of 0 until a visible key comes.
 
     The worked example's scaled scores, one key per block. The second row's maximum grows
     in the second block, so its earlier sum is rescaled by exp(m_old - m_new):
@@ -182,7 +186,7 @@ def online_softmax_steps(scores: ArrayLike, block_size: int, v: ArrayLike | None
     if scores.ndim != 2:
         raise ValueError(f"scores must be a 2-D matrix (n_q, n_k), got shape {scores.shape}")
     check_not_empty(scores, "scores")
-    check_finite(scores, "scores")
+    _check_scores(scores)
     block_size = check_positive_int(block_size, "block_size")
     n_q, n_k = scores.shape
     values = None if v is None else as_float_array(v, "v")
@@ -203,12 +207,25 @@ def online_softmax_steps(scores: ArrayLike, block_size: int, v: ArrayLike | None
         block = scores[:, k0:k1]  # (n_q, bk)
         block_max = block.max(axis=1)
         m_new = np.maximum(m, block_max)
-        correction = np.exp(m - m_new)
-        exps = np.exp(block - m_new[:, None])
+        # A row whose keys so far are all -inf (masked) has seen nothing: its shift is 0, so that its exps are 0, not NaN.
+        shift = np.where(np.isneginf(m_new), 0.0, m_new)  # (n_q,)
+        correction = np.exp(m - shift)  # 0 while nothing was seen: nothing to rescale
+        exps = np.exp(block - shift[:, None])
         l = l * correction + exps.sum(axis=1)
         if acc is not None and values is not None:
             acc = acc * correction[:, None] + exps @ values[k0:k1]
         m = m_new
-        weights = np.exp(scores[:, :k1] - m[:, None]) / l[:, None]
+        weights = np.exp(scores[:, :k1] - shift[:, None]) / np.where(l > 0, l, 1.0)[:, None]  # rows that saw nothing: 0
         steps.append(OnlineSoftmaxStep(range(k0, k1), block_max, m, correction, exps, l, weights, acc))
     return steps
+
+
+def _check_scores(scores: np.ndarray) -> None:
+    """NaN and +inf have no softmax; -inf is a masked key (weight 0), as in `qkv.softmax`, as long as a row keeps one."""
+    if np.isnan(scores).any() or np.isposinf(scores).any():
+        index = tuple(int(i) for i in np.argwhere(np.isnan(scores) | np.isposinf(scores))[0])
+        raise ValueError(f"scores contains NaN or +inf (first at index {index}, value {scores[index]}); "
+                         "softmax is undefined there")
+    masked_rows = np.isneginf(scores).all(axis=1)
+    if masked_rows.any():
+        raise ValueError(f"scores row {int(np.argmax(masked_rows))} is entirely -inf; softmax over it is undefined")

@@ -50,6 +50,11 @@ NUMPY_CPU_FEATURES = Internal(
 )
 INTERNALS = (MARKDOWN_EXEC_RUN, MARKDOWN_EXEC_SESSIONS, NBCLIENT_COALESCE, NUMPY_CPU_FEATURES)
 
+# qkv's own reach, into the OpenBLAS bundled with numpy (its thread count, by ctypes), is recorded in qkv itself,
+# which imports nothing of the site: `qkv._threads.OPENBLAS_REACH` names the numpy it was written for, and
+# tests/test_threads.py checks it. Listed here so that this file stays the one place to look for every reach.
+QKV_REACHES = ("qkv._threads.OPENBLAS_REACH",)
+
 # traitlets 5.16.1: each class keeps the initial values of its traits, copied when the class was made.
 TRAITLETS_INITIAL_VALUES = "_static_immutable_initial_values"
 
