@@ -72,11 +72,22 @@ Options of `train_coreference` (keyword-only), and the experiments built from th
 
 from __future__ import annotations
 
+from qkv.learning.ablation import Ablation, ablate
 from qkv.learning.experiments import EXPERIMENTS, ReferentAttention, referent_attention, run_experiments
+from qkv.learning.referent import train_referent
+from qkv.learning.rollout import rollout, rollout_batch
+from qkv.learning.saved import load_model, model_data
 from qkv.learning.training import CoreferenceModel, TrainingHistory, train_coreference
 
 __all__ = [
     "train_coreference",
+    "train_referent",
+    "rollout",
+    "rollout_batch",
+    "ablate",
+    "Ablation",
+    "load_model",
+    "model_data",
     "CoreferenceModel",
     "TrainingHistory",
     "EXPERIMENTS",

@@ -7,7 +7,7 @@ h_it · t_c / √d_model, and a softmax over the answers. In the first task (`qk
 the targets are the position embeddings of the two candidates (the animal's and the place's
 positions); in the referent task (`qkv.learning.referent_sentences`, `outputs=` given) they are the
 token embeddings of every noun of the vocabulary, the same vectors the input uses, so the model
-answers with a word.
+answers with a word (the embeddings learn from both uses).
 
 `edit`, an optional hook of `forward`, receives each layer's attention weights (layer, (B, n, n))
 and returns the weights the layer then uses: ablation (`qkv.learning.ablation`) removes an edge

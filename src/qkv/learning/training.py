@@ -13,8 +13,9 @@ import numpy as np
 from qkv._checks import check_int, check_positive_int
 from qkv.learning import sentences as s
 from qkv.learning.adam import Adam
-from qkv.learning.network import PROJECTIONS, Forward, Parameters, backward, forward, init_parameters
+from qkv.learning.network import PROJECTIONS, Edit, Forward, Parameters, backward, forward, init_parameters
 from qkv.learning.sgd import SGD
+from qkv.learning.tasks import TASKS, Task
 
 OPTIMIZERS: tuple[str, ...] = ("adam", "sgd")
 # The default learning rate of each optimiser. SGD's was chosen on the baseline (seeds 0-2, 300 steps)
@@ -36,6 +37,7 @@ class Options:
     batch_size: int
     learning_rate: float
     optimizer: str = "adam"
+    task: str = "coreference"
 
 
 def _positive_float(value: Any, name: str) -> float:
@@ -59,6 +61,7 @@ def make_options(
     batch_size: Any = 64,
     learning_rate: Any = None,
     optimizer: Any = "adam",
+    task: Any = "coreference",
 ) -> Options:
     """Check the options and fill in the defaults that depend on others (d_k = d_model, scale = 1/√d_k,
     learning_rate = the optimiser's own: `LEARNING_RATES`)."""
@@ -68,6 +71,8 @@ def make_options(
         raise TypeError(f"projections must be a str, one of {PROJECTIONS}, got {projections!r}")
     if projections not in PROJECTIONS:
         raise ValueError(f"projections must be one of {PROJECTIONS}, got {projections!r}")
+    if not isinstance(task, str) or task not in TASKS:
+        raise ValueError(f"task must be one of {tuple(TASKS)}, got {task!r}")
     if not isinstance(optimizer, str):
         raise TypeError(f"optimizer must be a str, one of {OPTIMIZERS}, got {optimizer!r}")
     if optimizer not in OPTIMIZERS:
@@ -86,6 +91,7 @@ def make_options(
         batch_size=check_positive_int(batch_size, "batch_size"),
         learning_rate=LEARNING_RATES[optimizer] if learning_rate is None else _positive_float(learning_rate, "learning_rate"),
         optimizer=optimizer,
+        task=task,
     )
 
 
@@ -143,67 +149,96 @@ def _row_statistics(fwd: Forward) -> tuple[np.ndarray, np.ndarray]:
 
 
 class CoreferenceModel:
-    """A trained model: `tokens`, `resolve` and `attention` for any sentence of the vocabulary."""
+    """A trained model of either task: `tokens`, `resolve` and `attention` for any sentence of its vocabulary.
 
-    def __init__(self, options: Options, parameters: Parameters, history: TrainingHistory) -> None:
+    `history` is None for a model built from saved parameters (`qkv.learning.saved.load_model`).
+    """
+
+    def __init__(self, options: Options, parameters: Parameters, history: TrainingHistory | None) -> None:
         self.options = options
+        self.task: Task = TASKS[options.task]
         self.parameters = {name: _frozen(value) for name, value in parameters.items()}
         self.history = history
 
     def __repr__(self) -> str:
         return f"CoreferenceModel({self.options}, held-out accuracy {self.heldout_accuracy:.3f})"
 
-    @property
+    @functools.cached_property
     def heldout_accuracy(self) -> float:
         """The share of held-out sentences whose "it" the trained model resolves right."""
-        return float(self.history.heldout_accuracy[-1])
+        if self.history is not None:
+            return float(self.history.heldout_accuracy[-1])
+        return self.accuracy(self.task.heldout())
 
     def tokens(self, sentence: str) -> list[str]:
         """The words the model reads (lower-case, no punctuation): the rows and columns of `attention`."""
-        return s.tokens(sentence)
+        return self.task.tokens(sentence)
 
-    def _forward(self, batch: s.Sentences) -> Forward:
+    def batch(self, sentences: list[str]) -> s.Sentences:
+        """`sentences` encoded for this model's task (for inference: the labels are placeholders)."""
+        return self.task.batch(sentences)
+
+    def forward(self, batch: s.Sentences, *, edit: Edit | None = None) -> Forward:
+        """The model's forward pass on `batch`; `edit(layer, weights)` may change each layer's weights."""
         o = self.options
-        return forward(self.parameters, batch, n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+        return forward(self.parameters, batch, n_layers=o.n_layers, projections=o.projections, scale=o.scale,
+                       outputs=self.task.output_ids, edit=edit)
 
     def probabilities(self, sentence: str) -> dict[str, float]:
-        """P(it = the animal) and P(it = the place), keyed by the two words."""
+        """The readout's probabilities keyed by word: the two candidates (first task) or every noun (referent task)."""
+        p = self.forward(self.batch([sentence])).probabilities[0]
+        if self.task.outputs is not None:
+            return {word: float(x) for word, x in zip(self.task.outputs, p, strict=True)}
         encoded = s.encode(sentence)
         words = s.tokens(sentence)
-        p = self._forward(s.batch([sentence])).probabilities[0]
         return {words[encoded.candidates[0]]: float(p[0]), words[encoded.candidates[1]]: float(p[1])}
 
     def resolve(self, sentence: str) -> str:
-        """The word "it" refers to, as the model reads the sentence: its animal or its place."""
+        """The word "it" refers to, as the model reads the sentence (referent task: the likeliest noun of all)."""
         p = self.probabilities(sentence)
         return max(p, key=lambda word: p[word])
 
     def attention(self, sentence: str) -> np.ndarray:
         """(n_layers, n, n): each layer's attention weights, rows and columns in `tokens(sentence)` order."""
-        return np.stack([layer.weights[0] for layer in self._forward(s.batch([sentence])).layers])
+        return np.stack([layer.weights[0] for layer in self.forward(self.batch([sentence])).layers])
 
     def attention_batch(self, batch: s.Sentences) -> np.ndarray:
         """(n_layers, B, n, n): each layer's weights for a batch of sentences (padding keys get 0)."""
-        return np.stack([layer.weights for layer in self._forward(batch).layers])
+        return np.stack([layer.weights for layer in self.forward(batch).layers])
+
+    def correct(self, batch: s.Sentences, *, edit: Edit | None = None) -> np.ndarray:
+        """(B,) bool: which sentences of `batch` the model resolves right (with `edit` applied, if given)."""
+        right: np.ndarray = self.forward(batch, edit=edit).probabilities.argmax(axis=1) == batch.labels
+        return right
 
     def accuracy(self, batch: s.Sentences) -> float:
         """The share of `batch` resolved right."""
-        predicted = self._forward(batch).probabilities.argmax(axis=1)
-        return float((predicted == batch.labels).mean())
+        return float(self.correct(batch).mean())
+
+    def referents(self, batch: s.Sentences) -> np.ndarray:
+        """(B,) the position of each sentence's referent (from its label)."""
+        if self.task.outputs is None:
+            positions: np.ndarray = batch.candidates[np.arange(len(batch)), batch.labels]
+            return positions
+        return batch.candidates[:, 0]
 
 
-def _evaluate(params: Parameters, o: Options, batch: s.Sentences) -> tuple[float, float]:
-    fwd = forward(params, batch, n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+def _evaluate(params: Parameters, o: Options, batch: s.Sentences, outputs: np.ndarray | None) -> tuple[float, float]:
+    fwd = forward(params, batch, n_layers=o.n_layers, projections=o.projections, scale=o.scale, outputs=outputs)
     return float((fwd.probabilities.argmax(axis=1) == batch.labels).mean()), fwd.loss
 
 
 @functools.cache
 def _train(o: Options) -> CoreferenceModel:
+    task = TASKS[o.task]
+    outputs = task.output_ids
     rng = np.random.default_rng(o.seed)
-    params = init_parameters(rng, d_model=o.d_model, d_k=o.d_k, n_layers=o.n_layers, projections=o.projections)
-    optimizer = Adam(params, learning_rate=o.learning_rate) if o.optimizer == "adam" else SGD(params, learning_rate=o.learning_rate)
-    train, heldout = s.corpus(heldout=False), s.corpus(heldout=True)
-    probes = s.batch([s.ARTICLE_SENTENCE, s.ARTICLE_TWIN])
+    params = init_parameters(rng, d_model=o.d_model, d_k=o.d_k, n_layers=o.n_layers, projections=o.projections,
+                             vocabulary_size=len(task.vocabulary), max_length=task.max_length)
+    rate = o.learning_rate
+    optimizer = Adam(params, learning_rate=rate) if o.optimizer == "adam" else SGD(params, learning_rate=rate)
+    train, heldout = task.train(), task.heldout()
+    probes = task.batch(list(task.probes))
     eval_every = max(1, o.steps // 10)
     snapshot_steps = sorted({0, o.steps // 20, o.steps // 5, o.steps // 2, o.steps})
     loss, batch_accuracy, entropy, score_norm, jacobian = [], [], [], [], []
@@ -213,9 +248,10 @@ def _train(o: Options) -> CoreferenceModel:
     cursor = 0
     for step in range(o.steps + 1):
         if step % eval_every == 0 or step == o.steps:
-            evals.append((step, *_evaluate(params, o, heldout)))
+            evals.append((step, *_evaluate(params, o, heldout, outputs)))
         if step in snapshot_steps:
-            probe = forward(params, probes, n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+            probe = forward(params, probes, n_layers=o.n_layers, projections=o.projections, scale=o.scale,
+                            outputs=outputs)
             snapshots.append(np.stack([layer.weights for layer in probe.layers], axis=1))  # (2, n_layers, n, n)
         if step == o.steps:
             break
@@ -223,7 +259,8 @@ def _train(o: Options) -> CoreferenceModel:
             order, cursor = rng.permutation(len(train)), 0
         rows = order[cursor : cursor + o.batch_size]
         cursor += o.batch_size
-        fwd = forward(params, train.subset(rows), n_layers=o.n_layers, projections=o.projections, scale=o.scale)
+        fwd = forward(params, train.subset(rows), n_layers=o.n_layers, projections=o.projections, scale=o.scale,
+                      outputs=outputs)
         back = backward(params, fwd, projections=o.projections)
         row_entropy, row_jacobian = _row_statistics(fwd)
         loss.append(fwd.loss)
