@@ -260,7 +260,10 @@ def _train(o: Options) -> CoreferenceModel:
     cursor = 0
     for step in range(o.steps + 1):
         if step % eval_every == 0 or step == o.steps:
-            evals.append((step, *_evaluate(params, o, heldout, outputs)))
+            try:
+                evals.append((step, *_evaluate(params, o, heldout, outputs)))
+            except ValueError as error:  # the last update overflowed: softmax refuses the scores
+                raise TrainingDiverged(step, o) from error
         if step in snapshot_steps:
             probe = forward(params, probes, n_layers=o.n_layers, projections=o.projections, scale=o.scale,
                             outputs=outputs)
@@ -279,13 +282,14 @@ def _train(o: Options) -> CoreferenceModel:
             raise TrainingDiverged(step, o) from error
         if not math.isfinite(fwd.loss):
             raise TrainingDiverged(step, o)
-        back = backward(params, fwd, projections=o.projections)
+        with np.errstate(over="ignore", invalid="ignore"):  # an overflow here shows as divergence at the next step
+            back = backward(params, fwd, projections=o.projections)
+            score_norm.append([float(np.sqrt((g * g).sum())) for g in back.score_grads])
         row_entropy, row_jacobian = _row_statistics(fwd)
         loss.append(fwd.loss)
         batch_accuracy.append(float((fwd.probabilities.argmax(axis=1) == fwd.batch.labels).mean()))
         entropy.append(row_entropy)
         jacobian.append(row_jacobian)
-        score_norm.append([float(np.sqrt((g * g).sum())) for g in back.score_grads])
         with np.errstate(over="ignore", invalid="ignore"):
             optimizer.step(params, back.grads)
     snapshot_array = np.array(snapshots)  # (snapshots, 2, n_layers, n, n)
