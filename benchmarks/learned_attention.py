@@ -1,5 +1,6 @@
 """Train every learned-attention run over every seed and commit what they reach (the page prints these, it never trains).
 
+    .venv/bin/python benchmarks/learned_attention.py --kernels Prescott,SkylakeX   # the committed run (AVX-512 only)
     .venv/bin/python benchmarks/learned_attention.py            # full run (a few minutes), writes
                                                                 # benchmarks/results/learned_attention.json and
                                                                 # benchmarks/results/learned_model_<task>.json
@@ -21,6 +22,7 @@ retrains two seeds and checks the robust findings on the machine that runs it.
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import json
 import os
@@ -34,8 +36,10 @@ from typing import Any
 from _common import machine_info, output_path, parser, run_main, table, write_results
 
 from qkv.learning.findings import evaluate
+from qkv.learning.referent import REFERENT_DEFAULTS
 from qkv.learning.runs import RUNS, probe_batch, record, train_run
 from qkv.learning.saved import model_data
+from qkv.learning.training import Options, make_options
 
 SEEDS = 10
 SHOWN_SEED = 0
@@ -58,6 +62,13 @@ def model_file(name: str) -> dict[str, Any]:
                   "probes": {key: {"sentence": text, "attention": model.attention(text).tolist()}
                              for key, text in zip(("tired", "wide"), probes.text, strict=True)}},
     }
+
+
+def options_of(name: str) -> Options:
+    """Every option of run `name` with its defaults filled in (the seed aside)."""
+    task, options = RUNS[name]
+    defaults = REFERENT_DEFAULTS if task == "referent" else {}
+    return make_options(0, task=task, **{**defaults, **options})
 
 
 def records_under(kernel: str, seeds: int) -> dict[str, Any]:
@@ -141,7 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     path = output_path(args, "learned_attention")
     write_results(path, {
         "benchmark": "learned_attention", "quick": args.quick, "seeds": seeds, "shown_seed": SHOWN_SEED,
-        "runs": {name: {"task": RUNS[name][0], "options": RUNS[name][1]} for name in runs},
+        "runs": {name: {"task": RUNS[name][0], "options": RUNS[name][1],
+                        "resolved": {k: v for k, v in dataclasses.asdict(options_of(name)).items() if k != "seed"}}
+                 for name in runs},
         "records": records, "findings": findings, "seconds": round(seconds, 1), "machine": machine,
     })
     if path is not None:  # write_results wrote indented JSON; rewrite it compactly

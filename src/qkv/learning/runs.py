@@ -15,8 +15,9 @@ seed)` trains one and returns a JSON-ready dict of numbers, floats rounded to 6 
   to the other candidate(s), the share of rows peaking at the referent, "it"'s weight on itself and
   every word's weight on itself (the diagonal);
 - `probes`: the article's sentence and its twin: the answer, P(right), "it"'s raw row per layer
-  and its rollout row; `ablation` on the held-out sentences and on the two probes, per layer
-  choice ("1", "2", "all"); for the referent task `by_kind` (held-out counts per kind of novelty).
+  and its rollout row (weights to 6 decimals); for the baseline and the referent task (`CAUSAL`)
+  `ablation` on the held-out sentences and on the two probes, per layer choice ("1", "2", "all");
+  for the referent task `by_kind` (held-out counts per kind of novelty).
 
 A run that overflows is recorded as `{"diverged_at": step}`.
 """
@@ -111,6 +112,11 @@ def _ablations(model: CoreferenceModel, batch: s.Sentences | None) -> dict[str, 
     return out
 
 
+def _weights(array: np.ndarray) -> Any:
+    """Attention weights to 6 decimals (a weight of 1e-18 is kept as 0.0: the page prints at most 3)."""
+    return np.round(array, 6).tolist()
+
+
 def _probes(model: CoreferenceModel) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, sentence, answer in (("tired", s.ARTICLE_SENTENCE, "animal"), ("wide", s.ARTICLE_TWIN, "street")):
@@ -118,7 +124,7 @@ def _probes(model: CoreferenceModel) -> dict[str, Any]:
         it = words.index("it")
         p = model.probabilities(sentence)
         out[key] = {"tokens": words, "answer": model.resolve(sentence), "p_right": p[answer],
-                    "raw": model.attention(sentence)[:, it].tolist(), "rollout": rollout(model, sentence)[-1, it].tolist()}
+                    "raw": _weights(model.attention(sentence)[:, it]), "rollout": _weights(rollout(model, sentence)[-1, it])}
     return out
 
 
@@ -142,8 +148,10 @@ def summary(model: CoreferenceModel) -> dict[str, Any]:
         "score_gradient_max": h.score_gradient_norm.max(axis=0).tolist(),
         "attention": _attention(model), "probes": _probes(model),
     }
-    if model.options.n_layers == 2:  # the probes' ablation: does either sentence's answer change?
-        out["probes"]["ablation"] = _ablations(model, probe_batch(model))
+    if model.options.n_layers == 2 and model.options.optimizer == "adam" and model.options.projections == "separate" \
+            and model.options.d_k == model.options.d_model:  # the baseline and the referent task: the causal tests
+        out["ablation"] = _ablations(model, None)
+        out["probes"]["ablation"] = _ablations(model, probe_batch(model))  # does either sentence's answer change?
     if model.options.d_k != model.options.d_model:  # the scaling experiment's runs: what its figure draws
         out["entropy"] = _windows(h.entropy.mean(axis=1))
         out["jacobian"] = _windows(h.jacobian_norm.mean(axis=1))
@@ -151,16 +159,17 @@ def summary(model: CoreferenceModel) -> dict[str, Any]:
         kinds = np.array(r.corpus(heldout=True).kinds)
         out["by_kind"] = {kind: {"correct": int(correct[kinds == kind].sum()), "total": int((kinds == kind).sum())}
                           for kind in ("referent", "pair", "both")}
-    if model.options.n_layers == 2 and model.options.optimizer == "adam" and model.options.projections == "separate" \
-            and model.options.d_k == model.options.d_model:
-        out["ablation"] = _ablations(model, None)
     return out
 
 
 def record(name: str, seed: int) -> dict[str, Any]:
-    """Train run `name` with `seed` and return its record, rounded (or `{"diverged_at": step}`)."""
+    """Train run `name` with `seed` and return its record, rounded (or `{"diverged_at": step}`).
+
+    The options are left out (they are the run's, `RUNS[name]`, with `seed`)."""
     try:
         model = train_run(name, seed)
     except TrainingDiverged as error:
         return {"diverged_at": error.step}
-    return dict(rounded(summary(model)))
+    kept = dict(rounded(summary(model)))
+    del kept["options"]
+    return kept
