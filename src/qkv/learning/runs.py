@@ -130,9 +130,7 @@ def _probes(model: CoreferenceModel) -> dict[str, Any]:
 
 def summary(model: CoreferenceModel) -> dict[str, Any]:
     """The record of a trained model (see the module's docstring), unrounded."""
-    h = model.history
-    if h is None:
-        raise ValueError("summary needs a trained model with its history, not a loaded one")
+    h = model.history  # a ValueError for a model loaded from saved parameters
     acc = h.heldout_accuracy
     reached = np.flatnonzero(acc >= LEARNED)
     heldout = model.task.heldout()

@@ -3,7 +3,7 @@
 `model_data(model)` gives a dict of lists (JSON as it is): the task, the options, the vocabulary,
 the readout's words and every parameter at full float64 precision (Python writes the shortest
 decimal that reads back to the same double, so a load is exact). `load_model(data)` (a dict, a
-JSON string's path, or a `pathlib.Path`) builds a `CoreferenceModel` without history from it.
+JSON string's path, or a `pathlib.Path`) builds a `CoreferenceModel` without history (`trained` False) from it.
 
 >>> from qkv.learning import train_referent
 >>> model = train_referent(seed=0, steps=60)
@@ -45,7 +45,7 @@ def model_data(model: CoreferenceModel) -> dict[str, Any]:
 
 
 def load_model(source: dict[str, Any] | str | Path) -> CoreferenceModel:
-    """A `CoreferenceModel` (history None) from `model_data`'s dict, or from a JSON file holding it."""
+    """A `CoreferenceModel` (no history) from `model_data`'s dict, or from a JSON file holding it."""
     if isinstance(source, (str, Path)):
         data = json.loads(Path(source).read_text(encoding="utf-8"))
     elif isinstance(source, dict):

@@ -163,14 +163,27 @@ def _row_statistics(fwd: Forward) -> tuple[np.ndarray, np.ndarray]:
 class CoreferenceModel:
     """A trained model of either task: `tokens`, `resolve` and `attention` for any sentence of its vocabulary.
 
-    `history` is None for a model built from saved parameters (`qkv.learning.saved.load_model`).
+    A model built from saved parameters (`qkv.learning.saved.load_model`) has no `history`
+    (`trained` is False, and reading `history` raises a ValueError).
     """
 
     def __init__(self, options: Options, parameters: Parameters, history: TrainingHistory | None) -> None:
         self.options = options
         self.task: Task = TASKS[options.task]
         self.parameters = {name: _frozen(value) for name, value in parameters.items()}
-        self.history = history
+        self._history = history
+
+    @property
+    def trained(self) -> bool:
+        """Whether this model was trained in this process (and so has a `history`)."""
+        return self._history is not None
+
+    @property
+    def history(self) -> TrainingHistory:
+        """What happened during training; a ValueError for a model loaded from saved parameters."""
+        if self._history is None:
+            raise ValueError("this model was loaded from saved parameters: it has no training history")
+        return self._history
 
     def __repr__(self) -> str:
         return f"CoreferenceModel({self.options}, held-out accuracy {self.heldout_accuracy:.3f})"
@@ -178,8 +191,8 @@ class CoreferenceModel:
     @functools.cached_property
     def heldout_accuracy(self) -> float:
         """The share of held-out sentences whose "it" the trained model resolves right."""
-        if self.history is not None:
-            return float(self.history.heldout_accuracy[-1])
+        if self._history is not None:
+            return float(self._history.heldout_accuracy[-1])
         return self.accuracy(self.task.heldout())
 
     def tokens(self, sentence: str) -> list[str]:
