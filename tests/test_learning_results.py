@@ -27,7 +27,7 @@ from qkv.learning import sentences as s
 
 RESULTS = ROOT / "benchmarks" / "results"
 RETRAINED_SEEDS = (0, 1)
-RETRAIN_BUDGET = 45.0  # seconds of CPU for every run of two seeds (measured: about 28 s)
+RETRAIN_BUDGET = 60.0  # seconds of CPU for every run of two seeds (measured: 25 s on the Haswell kernel, 39 s on Prescott)
 
 
 @pytest.fixture(scope="module")
