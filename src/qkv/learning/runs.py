@@ -17,7 +17,10 @@ seed)` trains one and returns a JSON-ready dict of numbers, floats rounded to 6 
 - `probes`: the article's sentence and its twin: the answer, P(right), "it"'s raw row per layer
   and its rollout row (weights to 6 decimals); for the baseline and the referent task (`CAUSAL`)
   `ablation` on the held-out sentences and on the two probes, per layer choice ("1", "2", "all");
-  for the referent task `by_kind` (held-out counts per kind of novelty).
+  for the referent task `by_kind` (held-out counts per kind of novelty); for those two also
+  `snapshots`, "it"'s row per layer in the two probes at the history's snapshot steps;
+- `w_q_norm`: ‖W_Q‖ per layer at the start and the end (W_QK when tied, empty without projections);
+  for the first task `p_animal_range`, the lowest and highest P(the animal) over the held-out set.
 
 A run that overflows is recorded as `{"diverged_at": step}`.
 """
@@ -33,6 +36,7 @@ from qkv.learning import referent_sentences as r
 from qkv.learning import sentences as s
 from qkv.learning.ablation import ablate
 from qkv.learning.experiments import EXPERIMENTS
+from qkv.learning.network import init_parameters
 from qkv.learning.referent import train_referent
 from qkv.learning.rollout import rollout
 from qkv.learning.training import CoreferenceModel, TrainingDiverged, train_coreference
@@ -112,6 +116,19 @@ def _ablations(model: CoreferenceModel, batch: s.Sentences | None) -> dict[str, 
     return out
 
 
+def _w_q_norms(model: CoreferenceModel) -> dict[str, list[float]]:
+    """‖W_Q‖ (Frobenius) of each layer at the start (the seed's initialisation) and after training; [] without W_Q."""
+    o = model.options
+    names = [f"w_q{layer}" if o.projections == "separate" else f"w_qk{layer}" for layer in range(1, o.n_layers + 1)]
+    if o.projections == "none":
+        return {"start": [], "end": []}
+    start = init_parameters(np.random.default_rng(o.seed), d_model=o.d_model, d_k=o.d_k, n_layers=o.n_layers,
+                            projections=o.projections, vocabulary_size=len(model.task.vocabulary),
+                            max_length=model.task.max_length)
+    return {"start": [float(np.linalg.norm(start[n])) for n in names],
+            "end": [float(np.linalg.norm(model.parameters[n])) for n in names]}
+
+
 def _weights(array: np.ndarray) -> Any:
     """Attention weights to 6 decimals (a weight of 1e-18 is kept as 0.0: the page prints at most 3)."""
     return np.round(array, 6).tolist()
@@ -146,10 +163,17 @@ def summary(model: CoreferenceModel) -> dict[str, Any]:
         "score_gradient_max": h.score_gradient_norm.max(axis=0).tolist(),
         "attention": _attention(model), "probes": _probes(model),
     }
+    out["w_q_norm"] = _w_q_norms(model)
+    if model.task.outputs is None:  # how far the answer moves between sentences: P(the animal), lowest and highest
+        p_animal = model.forward(heldout).probabilities[:, s.ANIMAL]
+        out["p_animal_range"] = [float(p_animal.min()), float(p_animal.max())]
     if model.options.n_layers == 2 and model.options.optimizer == "adam" and model.options.projections == "separate" \
             and model.options.d_k == model.options.d_model:  # the baseline and the referent task: the causal tests
         out["ablation"] = _ablations(model, None)
         out["probes"]["ablation"] = _ablations(model, probe_batch(model))  # does either sentence's answer change?
+        it = s.tokens(s.ARTICLE_SENTENCE).index("it")
+        out["snapshots"] = {"steps": h.snapshot_steps.tolist(),  # "it"'s row per layer at each snapshot step
+                            "tired": _weights(h.article_attention[:, :, it]), "wide": _weights(h.twin_attention[:, :, it])}
     if model.options.d_k != model.options.d_model:  # the scaling experiment's runs: what its figure draws
         out["entropy"] = _windows(h.entropy.mean(axis=1))
         out["jacobian"] = _windows(h.jacobian_norm.mean(axis=1))
