@@ -122,3 +122,31 @@ def test_padding_changes_nothing_for_a_sentence() -> None:
     alone = forward(params, s.batch(SENTENCES[4:5], LABELS[4:5]), **options)
     np.testing.assert_allclose(together.probabilities[4], alone.probabilities[0], rtol=1e-12)
     assert (together.layers[1].weights[4][:, -1] == 0.0).all()
+
+
+def test_the_word_readout_gradients_match_central_finite_differences() -> None:
+    """The referent task's readout scores every noun's token embedding: those rows get the readout's gradient too."""
+    from qkv.learning import referent_sentences as r
+
+    d_model, n_layers = 3, 2
+    rng = np.random.default_rng(11)
+    params = init_parameters(rng, d_model=d_model, d_k=2, n_layers=n_layers, projections="separate",
+                             vocabulary_size=len(r.VOCABULARY), max_length=r.MAX_LENGTH)
+    batch = r.batch(["the dog didn't cross the road with the box because it was too heavy",
+                     "because it was far too tired the cat didn't carry the bag across the river"], ["box", "cat"])
+    options = {"n_layers": n_layers, "projections": "separate", "scale": 0.7, "outputs": r.OUTPUTS}
+    grads = backward(params, forward(params, batch, **options), projections="separate").grads
+    eps = 1e-6
+    for name, value in params.items():
+        numeric = np.zeros_like(value)
+        for index in np.ndindex(value.shape):
+            saved = value[index]
+            value[index] = saved + eps
+            up = forward(params, batch, **options).loss
+            value[index] = saved - eps
+            down = forward(params, batch, **options).loss
+            value[index] = saved
+            numeric[index] = (up - down) / (2 * eps)
+        np.testing.assert_allclose(grads[name], numeric, rtol=1e-5, atol=1e-8, err_msg=name)
+    # A noun that is in neither sentence still gets gradient: it is a wrong answer the readout pushes down.
+    assert np.abs(grads["embedding"][r.VOCABULARY.index("goat")]).max() > 0

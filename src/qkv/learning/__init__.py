@@ -56,7 +56,27 @@ Options of `train_coreference` (keyword-only), and the experiments built from th
   itself, ‖x‖²·scale, starts near d_model·scale = √d_model, its score with another word near
   ±1, so each word attends mostly to itself, and it can only look elsewhere by moving embeddings
   that every layer shares as its queries, its keys and its values;
-- `n_layers` (default 2), `d_model`, `steps`, `batch_size`, `learning_rate`.
+- `n_layers` (default 2), `d_model`, `steps`, `batch_size`, `learning_rate`;
+- `optimizer="sgd"`: plain SGD (learning rate 0.5, `training.LEARNING_RATES` says how it was
+  chosen) instead of Adam, whose steps do not shrink with the gradient; an overflow stops the run
+  with `TrainingDiverged`.
+
+The referent task (`train_referent(seed=0, **options)`, `qkv.learning.referent_sentences`): three
+candidate nouns (an animal, a place, an object) in eight frames with fillers that move every word,
+"it" before or after them; the model answers with the referent's word, scored against every noun
+of the vocabulary, so it must bring the referent's identity to "it". Held out: (referent,
+adjective) and (frame, adjective) pairs; no function of (frame, adjective) fits its training set.
+Same network (d_model = 32), same loop, 600 steps.
+
+Causal tests for both tasks: `rollout(model, sentence)` (attention rollout with the residual,
+`qkv.learning.rollout`) and `ablate(model, batch, layers=…)`, which removes the edge "it" →
+referent through the model's own forward pass (`model.forward(batch, edit=…)`) beside a control
+edge, and counts the sentences still resolved (`qkv.learning.ablation`).
+
+Results over seeds: training is chaotic, and the same seed trains to other numbers on another
+OpenBLAS kernel, so `benchmarks/learned_attention.py` trains every run of `qkv.learning.runs.RUNS`
+over seeds 0-9 and commits the records, the findings of `qkv.learning.findings` counted over the
+seeds, and the shown seed's two models (`model_data` / `load_model`, `qkv.learning.saved`).
 
 >>> from qkv.learning import train_coreference
 >>> model = train_coreference(seed=0)
@@ -72,11 +92,22 @@ Options of `train_coreference` (keyword-only), and the experiments built from th
 
 from __future__ import annotations
 
+from qkv.learning.ablation import Ablation, ablate
 from qkv.learning.experiments import EXPERIMENTS, ReferentAttention, referent_attention, run_experiments
+from qkv.learning.referent import train_referent
+from qkv.learning.rollout import rollout, rollout_batch
+from qkv.learning.saved import load_model, model_data
 from qkv.learning.training import CoreferenceModel, TrainingHistory, train_coreference
 
 __all__ = [
     "train_coreference",
+    "train_referent",
+    "rollout",
+    "rollout_batch",
+    "ablate",
+    "Ablation",
+    "load_model",
+    "model_data",
     "CoreferenceModel",
     "TrainingHistory",
     "EXPERIMENTS",

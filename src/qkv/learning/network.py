@@ -2,8 +2,16 @@
 
 Each layer is single-head self-attention with a residual connection and no W_O (the values are
 already d_model wide): H' = H + softmax(Q·Kᵀ · scale) · V, with Q = H·W_Q, K = H·W_K, V = H·W_V.
-The readout compares the final vector at "it" with the position embeddings of the two candidates
-(the animal's and the place's positions): logit_c = h_it · p_c / √d_model, a 2-way softmax.
+The readout compares the final vector at "it" with one target vector per answer, logit_c =
+h_it · t_c / √d_model, and a softmax over the answers. In the first task (`qkv.learning.sentences`)
+the targets are the position embeddings of the two candidates (the animal's and the place's
+positions); in the referent task (`qkv.learning.referent_sentences`, `outputs=` given) they are the
+token embeddings of every noun of the vocabulary, the same vectors the input uses, so the model
+answers with a word (the embeddings learn from both uses).
+
+`edit`, an optional hook of `forward`, receives each layer's attention weights (layer, (B, n, n))
+and returns the weights the layer then uses: ablation (`qkv.learning.ablation`) removes an edge
+this way, through the model's own forward pass.
 
 `projections` chooses what makes Q, K and V:
 
@@ -15,6 +23,7 @@ The readout compares the final vector at "it" with the position embeddings of th
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +34,7 @@ from qkv.softmax import softmax
 PROJECTIONS: tuple[str, ...] = ("separate", "tied", "none")
 
 Parameters = dict[str, np.ndarray]
+Edit = Callable[[int, np.ndarray], np.ndarray]  # (layer counted from 1, weights (B, n, n)) -> weights used
 
 
 def parameter_names(n_layers: int, projections: str) -> list[str]:
@@ -37,7 +47,8 @@ def parameter_names(n_layers: int, projections: str) -> list[str]:
     return ["embedding", "position", *(f"{name}{layer}" for layer in range(1, n_layers + 1) for name in per_layer)]
 
 
-def init_parameters(rng: np.random.Generator, *, d_model: int, d_k: int, n_layers: int, projections: str) -> Parameters:
+def init_parameters(rng: np.random.Generator, *, d_model: int, d_k: int, n_layers: int, projections: str,
+                    vocabulary_size: int = len(VOCABULARY), max_length: int = MAX_LENGTH) -> Parameters:
     """Random parameters drawn so that every component of x, q and k starts with variance 1.
 
     Token and position embeddings are N(0, 1/2) each, so x = token + position has unit-variance
@@ -49,8 +60,8 @@ def init_parameters(rng: np.random.Generator, *, d_model: int, d_k: int, n_layer
     {'embedding': (37, 4), 'position': (11, 4), 'w_q1': (4, 3), 'w_k1': (4, 3), 'w_v1': (4, 4)}
     """
     params: Parameters = {
-        "embedding": rng.normal(0.0, math.sqrt(0.5), (len(VOCABULARY), d_model)),
-        "position": rng.normal(0.0, math.sqrt(0.5), (MAX_LENGTH, d_model)),
+        "embedding": rng.normal(0.0, math.sqrt(0.5), (vocabulary_size, d_model)),
+        "position": rng.normal(0.0, math.sqrt(0.5), (max_length, d_model)),
     }
     for name in parameter_names(n_layers, projections)[2:]:
         width = d_model if name.startswith("w_v") else d_k
@@ -78,7 +89,9 @@ class Forward:
     layers: tuple[Layer, ...]
     x: np.ndarray  # (B, n, d_model): token + position embeddings
     out: np.ndarray  # (B, d_model): the final vector at "it"
-    targets: np.ndarray  # (B, 2, d_model): the candidates' position embeddings
+    targets: np.ndarray  # (B, C, d_model): the answers' vectors (the candidates' positions, or the nouns' words)
+    target_table: str  # "position" or "embedding": the parameter the targets are rows of
+    target_rows: np.ndarray  # (B, C) int: which rows
     batch: Sentences
     scale: float
 
@@ -108,8 +121,14 @@ def _qkv(h: np.ndarray, params: Parameters, layer: int, projections: str) -> tup
     return _linear(h, w_q), _linear(h, w_k), _linear(h, params[f"w_v{layer}"])  # (B, n, d_k), (B, n, d_k), (B, n, d_model)
 
 
-def forward(params: Parameters, batch: Sentences, *, n_layers: int, projections: str, scale: float) -> Forward:
-    """Embed, run `n_layers` attention layers with residuals, read out at "it"; returns a `Forward`."""
+def forward(params: Parameters, batch: Sentences, *, n_layers: int, projections: str, scale: float,
+            outputs: np.ndarray | None = None, edit: Edit | None = None) -> Forward:
+    """Embed, run `n_layers` attention layers with residuals, read out at "it"; returns a `Forward`.
+
+    `outputs` (C,) int: the vocabulary ids of the answers (the referent task), whose token
+    embeddings are the targets; None: the targets are the position embeddings of `batch.candidates`.
+    `edit(layer, weights)`: the weights each layer then uses (rows of padding keys must stay 0).
+    """
     rows = np.arange(len(batch))
     n = batch.ids.shape[1]
     x = params["embedding"][batch.ids] + params["position"][:n]  # (B, n, d_model)
@@ -120,16 +139,22 @@ def forward(params: Parameters, batch: Sentences, *, n_layers: int, projections:
         scores = q @ np.swapaxes(k, -1, -2) * scale  # (B, n, d_k) @ (B, d_k, n) -> (B, n, n)
         scores = np.where(padding, -np.inf, scores)  # exp(-inf) = 0
         weights = softmax(scores)  # (B, n, n), each row sums to 1
+        if edit is not None:
+            weights = edit(layer, weights)
         layers.append(Layer(h, q, k, v, weights))
         h = h + weights @ v  # residual: (B, n, n) @ (B, n, d_model) -> (B, n, d_model)
     out = h[rows, batch.it]  # (B, d_model): the prediction reads the vector at "it" only
-    targets = params["position"][batch.candidates]  # (B, 2, d_model): where the animal and the place are
+    if outputs is None:
+        table, target_rows = "position", batch.candidates  # (B, 2): where the animal and the place are
+    else:
+        table, target_rows = "embedding", np.broadcast_to(outputs, (len(batch), len(outputs)))  # (B, C): every noun
+    targets = params[table][target_rows]  # (B, C, d_model)
     d_model = x.shape[-1]
-    logits = np.einsum("bd,bcd->bc", out, targets) / math.sqrt(d_model)  # (B, 2)
+    logits = np.einsum("bd,bcd->bc", out, targets) / math.sqrt(d_model)  # (B, C)
     log_p = logits - logits.max(axis=1, keepdims=True)
-    log_p = log_p - np.log(np.exp(log_p).sum(axis=1, keepdims=True))  # log-softmax, (B, 2)
+    log_p = log_p - np.log(np.exp(log_p).sum(axis=1, keepdims=True))  # log-softmax, (B, C)
     loss = float(-log_p[rows, batch.labels].mean())
-    return Forward(loss, np.exp(log_p), tuple(layers), x, out, targets, batch, scale)
+    return Forward(loss, np.exp(log_p), tuple(layers), x, out, targets, table, target_rows, batch, scale)
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,11 +172,11 @@ def backward(params: Parameters, fwd: Forward, *, projections: str) -> Backward:
     rows = np.arange(size)
     d_model = fwd.x.shape[-1]
     # Readout: loss = -mean log softmax(logits)[label], logits = out·targets / √d_model.
-    d_logits = fwd.probabilities.copy()  # (B, 2)
+    d_logits = fwd.probabilities.copy()  # (B, C)
     d_logits[rows, batch.labels] -= 1.0
     d_logits /= size
     d_out = np.einsum("bc,bcd->bd", d_logits, fwd.targets) / math.sqrt(d_model)  # (B, d_model)
-    d_targets = d_logits[:, :, None] * fwd.out[:, None, :] / math.sqrt(d_model)  # (B, 2, d_model)
+    d_targets = d_logits[:, :, None] * fwd.out[:, None, :] / math.sqrt(d_model)  # (B, C, d_model)
     d_h = np.zeros_like(fwd.x)  # (B, n, d_model)
     d_h[rows, batch.it] = d_out
     grads: Parameters = {}
@@ -185,7 +210,8 @@ def backward(params: Parameters, fwd: Forward, *, projections: str) -> Backward:
     np.add.at(d_embedding, batch.ids.ravel(), d_x.reshape(size * n, d_model))  # a word's rows add up
     d_position = np.zeros_like(params["position"])
     d_position[:n] = d_x.sum(axis=0)
-    np.add.at(d_position, batch.candidates.ravel(), d_targets.reshape(-1, d_model))  # the readout's use of them
+    d_table = d_position if fwd.target_table == "position" else d_embedding
+    np.add.at(d_table, fwd.target_rows.ravel(), d_targets.reshape(-1, d_model))  # the readout's use of them
     grads["embedding"], grads["position"] = d_embedding, d_position
     ordered = {name: grads[name] for name in params}
     return Backward(ordered, tuple(reversed(score_grads)))
