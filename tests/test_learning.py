@@ -229,3 +229,11 @@ def test_bad_sentences_are_named(model, sentence, error, message) -> None:
 def test_bad_options_are_named(options, error, message) -> None:
     with pytest.raises(error, match=message):
         train_coreference(**options)
+
+
+def test_the_cached_model_shares_no_mutable_state_with_later_callers(model) -> None:
+    with pytest.raises(TypeError):
+        model.parameters["embedding"] = np.zeros(1)  # type: ignore[index]
+    with pytest.raises(TypeError):
+        del model.parameters["embedding"]  # type: ignore[attr-defined]
+    assert _train(make_options(0)).parameters["embedding"] is model.parameters["embedding"]  # the same frozen arrays

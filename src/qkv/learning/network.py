@@ -23,7 +23,7 @@ this way, through the model's own forward pass.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -113,7 +113,8 @@ def _weight_grad(h: np.ndarray, d_out: np.ndarray) -> np.ndarray:
     return grad
 
 
-def _qkv(h: np.ndarray, params: Parameters, layer: int, projections: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _qkv(h: np.ndarray, params: Mapping[str, np.ndarray], layer: int,
+         projections: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     if projections == "none":
         return h, h, h  # Q = K = V = H
     w_q = params[f"w_qk{layer}"] if projections == "tied" else params[f"w_q{layer}"]
@@ -121,7 +122,7 @@ def _qkv(h: np.ndarray, params: Parameters, layer: int, projections: str) -> tup
     return _linear(h, w_q), _linear(h, w_k), _linear(h, params[f"w_v{layer}"])  # (B, n, d_k), (B, n, d_k), (B, n, d_model)
 
 
-def forward(params: Parameters, batch: Sentences, *, n_layers: int, projections: str, scale: float,
+def forward(params: Mapping[str, np.ndarray], batch: Sentences, *, n_layers: int, projections: str, scale: float,
             outputs: np.ndarray | None = None, edit: Edit | None = None) -> Forward:
     """Embed, run `n_layers` attention layers with residuals, read out at "it"; returns a `Forward`.
 

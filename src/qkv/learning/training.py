@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import math
 import numbers
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -170,7 +172,8 @@ class CoreferenceModel:
     def __init__(self, options: Options, parameters: Parameters, history: TrainingHistory | None) -> None:
         self.options = options
         self.task: Task = TASKS[options.task]
-        self.parameters = {name: _frozen(value) for name, value in parameters.items()}
+        # Read-only all the way down: the cached model is shared by every caller of the same options.
+        self.parameters: Mapping[str, np.ndarray] = MappingProxyType({name: _frozen(value) for name, value in parameters.items()})
         self._history = history
 
     @property
