@@ -31,6 +31,22 @@ WRONG_SPELLINGS: dict[str, str] = {
     "optimiz": "optimis",
 }
 
+# Query, Key and Value name a token's three roles: capitalised where they are one token's (“its Query”,
+# “the Key of “I””, “a token's Value”); lower-case plurals in general statements (“queries and keys”) are fine.
+_ROLE = re.compile(r"(?:\b(?i:its|their)(?: own)?|[’']s) (query|key|value)\b|\b(query|key|value) of “")
+
+
+def lower_case_roles(sentence_text: str) -> list[str]:
+    """Query, Key or Value in lower case where it names one token's role.
+
+    >>> lower_case_roles("Its query meets the key of “I”; the Value of “love” and a token's value.")
+    ['query', 'key', 'value']
+    >>> lower_case_roles("Queries and keys are compared; its Query is the Key of “I”.")
+    []
+    """
+    return [match.group(1) or match.group(2) for match in _ROLE.finditer(sentence_text)]
+
+
 # Symbols that stand for words and do not belong in a running sentence.
 SENTENCE_SYMBOLS = "→←⇒≠"
 

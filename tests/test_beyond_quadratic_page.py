@@ -139,3 +139,60 @@ def test_the_two_paths_sentence_follows_the_recorded_bounds_and_paths(speed: dic
             row["score_bound"] = 12.0
     with pytest.raises(ClaimError, match=r"large ones' past it"):
         beyond.layout_values(small_large)
+
+
+def test_the_causal_block_floor_is_the_kernels_and_explains_the_share_at_the_smallest_n(project: Project) -> None:
+    from qkv import _kernel
+
+    shown = beyond.causal_values(load(project, "attention_speed"))
+    assert shown["min_rows"] == str(_kernel._MIN_BLOCK_ROWS)
+    assert shown["floor"] == [{"n": "128", "fraction": "n/4"}]  # 32 rows of 128: more than n/8
+    assert shown["floor_share"] == [f"{causal_work_share(128, 128) * 100:g}%"] == ["62.5%"]
+
+
+def _set_rounds(speed: dict[str, Any], n: int, tiled_over_qkv: list[float]) -> None:
+    """Give tiled attention at `n` these per-round ratios to qkv (as many rounds as ratios)."""
+    rows = {(row["n"], row["implementation"]): row for row in speed["results"]}
+    qkv = rows[(n, "qkv")]
+    qkv["samples_s"] = [qkv["median_s"]] * len(tiled_over_qkv)
+    rows[(n, "tiled")]["samples_s"] = [qkv["median_s"] * ratio for ratio in tiled_over_qkv]
+    rows[(n, "tiled")]["median_s"] = qkv["median_s"] * sorted(tiled_over_qkv)[len(tiled_over_qkv) // 2]
+
+
+def test_slower_in_every_one_of_five_rounds_is_said_as_such_not_as_noise_nor_as_significant(speed: dict[str, Any]) -> None:
+    shown = beyond.timing_values(speed)
+    verdicts = {n: group.verdict for group in shown["groups"] for n in group.ns}
+    assert verdicts["2,048"] == verdicts["4,096"] == "every_slower"  # 5 of 5 rounds in the committed results
+    assert shown["sign_test_best_p"] == "0.0625" and not shown["sign_test_can_decide"]
+    assert all(verdict == "mixed" for n, verdict in verdicts.items() if n not in ("2,048", "4,096"))
+    assert shown["tiled_below_ns"] == ["128"] and shown["tiled_below_in_noise"]
+    for n in speed["ns"]:  # seven rounds, all slower: the sign test reaches 5 % (p = 2/128)
+        _set_rounds(speed, n, [1.2] * 7)
+    for row in speed["results"]:
+        row["samples_s"] = row["samples_s"] if len(row["samples_s"]) == 7 else row["samples_s"] + row["samples_s"][:2]
+    shown = beyond.timing_values(speed)
+    assert [group.verdict for group in shown["groups"]] == ["slower"] and shown["tiled_above"]
+
+
+def test_rounds_that_go_both_ways_are_within_the_noise(speed: dict[str, Any]) -> None:
+    _set_rounds(speed, 4096, [1.3, 0.9, 1.3, 0.9, 1.3])
+    shown = beyond.timing_values(speed)
+    mixed = next(group for group in shown["groups"] if group.verdict == "mixed")
+    assert "4,096" in mixed.ns and mixed.slower_rounds[mixed.ns.index("4,096")] == "3"
+
+
+def test_the_fused_kernel_sentence_counts_the_cells_and_names_the_exceptions(speed: dict[str, Any]) -> None:
+    shown = beyond.layout_values(speed)
+    flash = [row for row in speed["layouts"]["results"] if row["torch_sdp_choice"] == 1 and row["dtype"] == "float32"]
+    faster = [row for row in flash if row["qkv_output_over_torch"] < 1]
+    assert shown["flash_cells"] == str(len(flash)) and shown["flash_faster_count"] == str(len(faster))
+    assert shown["flash_qkv_mostly_slower"] and len(shown["flash_minority"]) == len(faster)
+    assert [cell["n"] for cell in shown["flash_minority"]] == [f"{row['n']:,}" for row in faster]
+    assert shown["two_d_slower_ns"] + shown["two_d_faster_ns"] == shown["ns"]
+
+
+def test_the_causal_call_slower_at_small_n_is_said(speed: dict[str, Any]) -> None:
+    shown = beyond.causal_values(speed)
+    assert shown["qkv_slower_small"] == ["128", "256", "512"] and shown["qkv_slower_small_range"] == "1.11–1.94"
+    _set_ratio(speed, "qkv_causal", "qkv", 0.9)
+    assert beyond.causal_values(speed)["qkv_slower_small"] == []

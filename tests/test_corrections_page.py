@@ -63,3 +63,46 @@ def test_the_plugin_renders_the_list_at_every_build_whatever_its_block_cache_hol
     note = '\n<a id="note-new"></a>\n\n!!! note "编者注：一条新的"\n\n    正文。\n'
     glossary.write_text(glossary.read_text(encoding="utf-8") + note, encoding="utf-8")
     assert "| [一条新的](glossary.md#note-new) | [术语表](glossary.md) |" in build()
+
+
+ADDED_PAGES = ("learned-attention.md", "beyond-quadratic.md", "notebook.ipynb", "playground.md")  # not in the article
+ILLUSTRATIVE_EXAMPLES = ("cat_sat_on_mat", "translation_example", "it_animal_sentence")  # hand-built weights
+SAYS_ILLUSTRATIVE = {"zh": "示意", "en": "illustrative"}
+
+
+def _section(text: str, anchor: str) -> str:
+    start = text.index(f"{{ #{anchor} }}")
+    end = text.find("\n## ", start)
+    return text[start:] if end < 0 else text[start:end]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_additions_name_every_page_the_article_does_not_have(lang: str) -> None:
+    additions = _section((DOCS / lang / "corrections.md").read_text(encoding="utf-8"), "additions")
+    assert [page for page in ADDED_PAGES if f"]({page})" not in additions] == []
+
+
+@pytest.mark.parametrize(("lang", "rewritten"), [("zh", ("显存表格", "流程图的步骤编号")),
+                                                 ("en", ("memory table", "five-step flowchart"))])
+def test_the_list_of_rewritten_places_names_the_memory_table_and_the_flowchart(lang: str, rewritten: tuple[str, ...]) -> None:
+    intro = _section((DOCS / lang / "corrections.md").read_text(encoding="utf-8"), "corrections")
+    assert [words for words in rewritten if words not in intro] == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_figure_drawn_from_hand_built_weights_says_so_in_its_caption(lang: str) -> None:
+    import re
+
+    figures = ROOT / "src" / "qkv_site" / "figures"
+    hand_built = [module.stem for module in sorted(figures.glob("*.py"))
+                  if module.stem not in ("labels", "registry") and any(name in module.read_text(encoding="utf-8")
+                                                                        for name in ILLUSTRATIVE_EXAMPLES)]
+    assert {"asymmetry", "self_vs_cross", "it_animal"} <= set(hand_built)
+    silent = []
+    for page in sorted((DOCS / lang).glob("*.md")):
+        for figure in re.findall(r"<figure.*?</figure>", page.read_text(encoding="utf-8"), flags=re.S):
+            shown = re.search(r"figures/(\w+)\.light\.svg", figure)
+            caption = re.search(r"<figcaption.*?</figcaption>", figure, flags=re.S)
+            if shown and shown.group(1) in hand_built and SAYS_ILLUSTRATIVE[lang] not in (caption.group(0) if caption else "").lower():
+                silent.append((page.name, shown.group(1)))
+    assert silent == []

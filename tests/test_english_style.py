@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from english_style import miscapitalised, symbols_in_sentence, wrong_spellings
+from english_style import lower_case_roles, miscapitalised, symbols_in_sentence, wrong_spellings
 from site_pages import built_page, nav_sources
+
+# Pages whose text is being rewritten as a whole: the rule on Query, Key and Value applies to them once that is done.
+ROLES_NOT_YET_CHECKED = {"learned-attention.md"}
 
 # Formulas, code and quoted interface text are not sentences.
 NOT_PROSE = "code, pre, .arithmatex, script, style, svg, kbd"
@@ -55,6 +58,12 @@ def test_formulas_and_code_are_not_running_text() -> None:
 def test_terms_are_lower_case_in_the_middle_of_a_sentence(english_pages: dict[str, list[str]]) -> None:
     found = {source: hits for source, sentences in english_pages.items() if (hits := [(s[:80], miscapitalised(s)) for s in sentences if miscapitalised(s)])}
     assert not found, f"capitalised terms in the middle of a sentence: {found}"
+
+
+def test_query_key_and_value_are_capitalised_where_they_name_a_tokens_role(english_pages: dict[str, list[str]]) -> None:
+    found = {source: hits for source, sentences in english_pages.items() if source not in ROLES_NOT_YET_CHECKED
+             and (hits := [(s[:100], lower_case_roles(s)) for s in sentences if lower_case_roles(s)])}
+    assert not found, f"a token's Query, Key or Value in lower case: {found}"
 
 
 def test_no_arrows_or_not_equal_signs_in_sentences(english_pages: dict[str, list[str]]) -> None:

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
+import numpy as np
 import pytest
 
 from qkv.examples import WorkedExample, cat_sat_on_mat, worked_example
@@ -51,4 +52,24 @@ def test_exercise_3_fails_when_the_two_keys_differ_in_length(project: Project, m
 
     monkeypatch.setattr(why_three_matrices, "worked_example", changed)
     with pytest.raises(ClaimError, match=r"why-three-matrices\.md: .*the two keys have the same length"):
+        why_three_matrices.values(project)
+
+
+def test_the_tied_scores_are_positive_semi_definite_and_a_matrix_that_is_not_stops_the_note(
+        project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
+    tied = worked_example(w_q=worked_example().w_k)
+    diagonal = np.diag(tied.scores)
+    assert np.all(tied.scores <= np.sqrt(np.outer(diagonal, diagonal)) + 1e-12)
+
+    class NotSemiDefinite:  # the tied example with symmetric scores that no Q·Qᵀ can have
+        def __init__(self, example: WorkedExample) -> None:
+            self.x, self.w_k, self.weights, self.tokens = example.x, example.w_k, example.weights, example.tokens
+            self.scores = np.array([[1.0, 3.0], [3.0, 1.0]])
+
+    def changed(**kwargs: Any) -> Any:
+        example = worked_example(**kwargs)
+        return NotSemiDefinite(example) if kwargs else example
+
+    monkeypatch.setattr(why_three_matrices, "worked_example", changed)
+    with pytest.raises(ClaimError, match=r"why-three-matrices\.md: .*positive semi-definite"):
         why_three_matrices.values(project)

@@ -22,10 +22,11 @@ def alt_text(lang: str) -> str:
 
 def test_the_alt_text_says_only_what_the_weights_show() -> None:
     left, right = alt_text("en").split("On the right")
-    assert "no row brightest on the diagonal" in left and "“love” weighs “I” and “cats” most, equally" in left
-    assert "brightest along the diagonal" in right and "“猫” weighs “cats” most" in right
+    assert "no row's largest weight on the diagonal" in left and "“love” weighs “I” and “cats” most, equally" in left
+    assert "every row's largest weight on the diagonal" in right and "“猫” weighs “cats” most" in right
     zh = alt_text("zh")
-    assert zh.index("每一行最亮的格子都不在对角线上") < zh.index("右边") < zh.index("对角线最亮")
+    assert zh.index("每一行最大的权重都不在对角线上") < zh.index("右边") < zh.index("每一行最大的权重都在对角线上")
+    assert "brightest" not in alt_text("en") and "最亮" not in zh  # the light scheme draws the largest weight darkest
     assert "“love” 看得最重的是 “I” 和 “cats”（一样重）" in zh
 
 

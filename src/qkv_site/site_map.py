@@ -68,6 +68,54 @@ class SitePage:
 
 
 @dataclass(frozen=True)
+class NavEntry:
+    """One page of the nav with its title and the title of the section it is in, per language."""
+
+    source: str
+    titles: dict[str, str]  # {lang: the page's title in the nav}
+    sections: dict[str, str | None]  # {lang: the title of its section}, None at the top level
+
+
+def nav_entries(items: list[Any], translations: dict[str, dict[str, str]],
+                section: str | None = None) -> list[NavEntry]:
+    """The titled pages of a nav, depth first, each title given in every language of ``translations``
+    ({lang: {title in the nav: title in lang}}; a title without a translation stays as the nav gives it).
+
+    >>> [(e.source, e.titles["en"], e.sections["en"]) for e in nav_entries(
+    ...     [{"首页": "index.md"}, {"正文": [{"动机": "a.md"}]}], {"zh": {}, "en": {"首页": "Home", "正文": "Text"}})]
+    [('index.md', 'Home', None), ('a.md', '动机', 'Text')]
+    """
+    entries: list[NavEntry] = []
+    for item in items:
+        if not isinstance(item, dict):
+            raise ValueError(f"the nav entry {item!r} has no title: give every page of the nav its title")
+        title, value = next(iter(item.items()))
+        if isinstance(value, list):
+            entries.extend(nav_entries(value, translations, title))
+        else:
+            sections: dict[str, str | None] = {lang: None for lang in translations}
+            if section is not None:
+                heading: str = section
+                sections = {lang: names.get(heading, heading) for lang, names in translations.items()}
+            page_title: str = str(title)
+            titles = {lang: names.get(page_title, page_title) for lang, names in translations.items()}
+            entries.append(NavEntry(value, titles, sections))
+    return entries
+
+
+def nav_titles(config_file: Path = CONFIG_FILE) -> list[NavEntry]:
+    """mkdocs.yml's nav with every title in every language the i18n plugin builds (its ``nav_translations``)."""
+    config = yaml.load(config_file.read_text(encoding="utf-8"), Loader=_ConfigLoader) or {}
+    entries = [item if isinstance(item, dict) else {item: {}} for item in config.get("plugins") or []]
+    options = next((entry["i18n"] or {} for entry in entries if "i18n" in entry), {})
+    translations = {language["locale"]: dict(language.get("nav_translations") or {})
+                    for language in options.get("languages") or []}
+    if not translations:
+        raise ValueError(f"{config_file} has no i18n languages: the nav's titles are given per language there")
+    return nav_entries(config.get("nav") or [], translations)
+
+
+@dataclass(frozen=True)
 class SiteMap:
     """The pages of a site: its nav (paths inside a language folder) in every language it builds."""
 

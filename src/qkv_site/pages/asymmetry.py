@@ -19,7 +19,7 @@ import numpy as np
 from qkv import causal_mask, self_attention
 from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, query_equals_key_example, worked_example
-from qkv_site.content.claims import Claims, equal, greater
+from qkv_site.content.claims import Claims, equal, greater, largest
 from qkv_site.content.formatting import bmatrix, number, percent, vector
 from qkv_site.project import Project
 
@@ -54,8 +54,11 @@ def _measured() -> dict[str, str]:
     w = cat.weights
     cat_i, sit_i = cat.tokens.index("猫"), cat.tokens.index("坐在")
     claims.require(greater(w[sit_i, cat_i], w[cat_i, sit_i]), sentence="坐在 attends to 猫 more than 猫 attends to 坐在")
+    cat_top = largest(w[cat_i])  # note-cat-modifiers: where 猫's largest weight goes, the sentence has no modifier of it
+    claims.require(cat_top not in (cat_i, sit_i), sentence="猫's largest weight goes to a word other than itself and 坐在")
     return {"weights": bmatrix(w), "transposed": bmatrix(w.T), "sit_to_cat": percent(w[sit_i, cat_i]),
-            "cat_to_sit": percent(w[cat_i, sit_i]), "frobenius": number(asymmetry(w))}
+            "cat_to_sit": percent(w[cat_i, sit_i]), "frobenius": number(asymmetry(w)),
+            "cat_top": cat.tokens[cat_top], "cat_top_gloss": cat.glosses[cat_top], "cat_top_weight": percent(w[cat_i, cat_top])}
 
 
 def _exercise_1() -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""The numbers of the page “延伸：把 O(n²) 的瓶颈量出来 / Beyond the article: measuring the O(n²) bottleneck”.
+"""The numbers of the page “延伸：O(n²) 瓶颈实测 / Beyond the article: the O(n²) bottleneck, measured”.
 
 The online-softmax example and the KV cache are computed by `qkv`; the measurements come from the
 committed benchmark results (`benchmarks/results/attention_memory.json`, `attention_speed.json`).
@@ -232,13 +232,18 @@ class TimeRow:
 
 @dataclass(frozen=True)
 class TiledGroup:
-    """The lengths at which tiled attention was clearly slower (or faster) than qkv, or within the noise."""
+    """The lengths at which tiled attention compared alike with qkv, round by round.
 
-    verdict: str  # "slower", "faster" or "unclear"
+    `verdict` is "slower" or "faster" when a two-sided sign test over the rounds is below
+    `SIGNIFICANCE`; "every_slower" or "every_faster" when every round went one way but there were too
+    few rounds for the sign test to reach it; "mixed" when the rounds went both ways.
+    """
+
+    verdict: str
     ns: list[str]
     margin: str  # by how much the medians differ
-    wins: str  # clear: at least this many of the rounds went that way
-    slower_rounds: list[str]  # unclear: at each n, the rounds in which tiled was slower
+    wins: str  # slower/faster: at least this many of the rounds went that way
+    slower_rounds: list[str]  # mixed: at each n, the rounds in which tiled was slower
     several: bool
 
 
@@ -268,7 +273,12 @@ def tiled_comparison(speed: dict[str, Any]) -> list[dict[str, Any]]:
         faster = sum(t < q for t, q in zip(tiled, qkv, strict=True))
         ratio = median(tiled) / median(qkv)
         p = _sign_test(slower, faster)
-        verdict = "unclear" if p >= SIGNIFICANCE else "slower" if slower > faster else "faster"
+        if p < SIGNIFICANCE:
+            verdict = "slower" if slower > faster else "faster"
+        elif slower == len(tiled) or faster == len(tiled):  # every round one way, too few rounds to tell
+            verdict = "every_slower" if slower else "every_faster"
+        else:
+            verdict = "mixed"
         compared.append({"n": n, "ratio": ratio, "slower": slower, "faster": faster, "rounds": len(tiled), "verdict": verdict})
     return compared
 
@@ -300,14 +310,27 @@ def timing_values(speed: dict[str, Any]) -> dict[str, Any]:
     compared = tiled_comparison(speed)
     ns = [row["n"] for row in compared]
     groups = []
-    for verdict in ("slower", "faster", "unclear"):
+    for verdict in ("slower", "faster", "every_slower", "every_faster", "mixed"):
         group = [row for row in compared if row["verdict"] == verdict]
         if not group:
             continue
-        if verdict == "unclear":
-            claims.require(all(_sign_test(row["slower"], row["faster"]) >= SIGNIFICANCE for row in group),
-                           sentence="at these n the difference is within the timing noise")
+        if verdict == "mixed":
+            claims.require(all(0 < row["slower"] < row["rounds"] for row in group),
+                           sentence="at these n tiled attention was slower in some rounds and faster in others: the difference "
+                                    "is within the timing noise",
+                           checked=f"{[(row['n'], row['slower'], row['faster']) for row in group]}")
             wins = ""
+        elif verdict.startswith("every_"):
+            way = verdict.removeprefix("every_")
+            # exact: counts of rounds
+            claims.require(all(row[way] == row["rounds"] for row in group),
+                           all(_sign_test(row["rounds"], 0) >= SIGNIFICANCE for row in group),
+                           # exact: booleans
+                           all((row["ratio"] > 1) == (way == "slower") for row in group),
+                           sentence=f"at these n tiled attention was {way} than qkv in every round, but there were too few "
+                                    "rounds for a two-sided sign test to reach the significance level",
+                           checked=f"{[(row['n'], row['slower'], row['faster'], round(row['ratio'], 3)) for row in group]}")
+            wins = str(group[0]["rounds"])
         else:
             # exact: booleans
             claims.require(all((row["ratio"] > 1) == (verdict == "slower") for row in group),
@@ -317,6 +340,12 @@ def timing_values(speed: dict[str, Any]) -> dict[str, Any]:
         margin = _range([abs(row["ratio"] - 1) for row in group], _percent)
         groups.append(TiledGroup(verdict, _ns([row["n"] for row in group]), margin, wins, [str(row["slower"]) for row in group],
                                  len(group) > 1))
+    rounds = compared[0]["rounds"]
+    best_p = _sign_test(rounds, 0)  # the smallest p-value these rounds can give: every round one way
+    # The time figure: where the tiled line lies below qkv's, and whether the rounds there went both ways.
+    below = [row for row in compared if row["ratio"] < 1]
+    above = [row for row in compared if row["ratio"] > 1]
+    below_in_noise = bool(below) and bool(above) and len(below) < len(above) and all(row["verdict"] == "mixed" for row in below)
     largest = compared[-1]
     itemsize = np.dtype(speed["dtype"]).itemsize
 
@@ -349,6 +378,10 @@ def timing_values(speed: dict[str, Any]) -> dict[str, Any]:
         "tile_bytes": format_bytes(block**2 * itemsize), "block": str(block),
         "d": str(speed["d"]), "slope_from": _n(line_ns[start]), "slopes": _range(slopes, lambda x: f"{x:.1f}"),
         "tiled_above": all(row["ratio"] > 1 for row in compared), "tiled_below": all(row["ratio"] < 1 for row in compared),
+        "tiled_below_ns": [_n(row["n"]) for row in below], "tiled_below_in_noise": below_in_noise,
+        "sign_test_best_p": f"{best_p:.3g}", "sign_test_best_fraction": f"2/2^{{{rounds}}}",
+        "significance": _percent(SIGNIFICANCE),
+        "sign_test_can_decide": best_p < SIGNIFICANCE,
         "python_slower": _range(python_slower, lambda x: f"{x:,.0f}"),
     }
 
@@ -400,7 +433,25 @@ def causal_values(speed: dict[str, Any]) -> dict[str, Any]:
     skipping = [n for n in ns if tiled_share[n] < 1]
     claims.require(all(tiled_share[n] == 1 for n in one_tile) and bool(skipping),
                    sentence="tiled attention skips tiles only when there are several", checked=f"tiled shares {tiled_share}")
+    # The kernel's causal blocks: at most n/8 rows, but never fewer than its minimum, which at small n is more than n/8.
+    rows_at = {n: block_rows(n, n, is_causal=True) for n in ns}
+    min_rows = block_rows(1, 1, is_causal=True)  # the kernel's floor: n // 8 is 0 here
+    floor_ns = [n for n in ns if rows_at[n] > n // 8]
+    # exact: row counts are integers
+    claims.require(bool(floor_ns), all(rows_at[n] == min_rows and n % min_rows == 0 for n in floor_ns),
+                   all(rows_at[n] <= n // 8 for n in ns if n not in floor_ns),
+                   sentence="with a causal mask a block has at most n/8 rows, but never fewer than the kernel's minimum, "
+                            "which is more than n/8 at the smallest n",
+                   checked=f"rows per block {rows_at}, minimum {min_rows}")
     # The measured side: from which n on the causal call took less time, for each of the two.
+    small = [n for n in ns if n < CAUSAL_SHARE_NS[0]]
+    qkv_slower_small = [n for n in small if qkv_ratio[n] > 1]
+    full_blocks = {n: math.ceil(n / block_rows(n, n, is_causal=False)) for n in small}
+    causal_blocks = {n: math.ceil(n / rows_at[n]) for n in small}
+    claims.require(all(full_blocks[n] == 1 < causal_blocks[n] for n in qkv_slower_small),
+                   sentence="at the small n where the causal call was slower, the full call is one block and the causal "
+                            "call several",
+                   checked=f"full {full_blocks}, causal {causal_blocks}")
     large = [n for n in ns if n >= CAUSAL_SHARE_NS[0]]
     qkv_not_faster = [n for n in large if qkv_ratio[n] >= 1]
     tiled_not_faster = [n for n in skipping if tiled_ratio[n] >= 1]
@@ -410,6 +461,12 @@ def causal_values(speed: dict[str, Any]) -> dict[str, Any]:
         "share_4096": _exact_percent(causal_work_share(4096, 4096)),
         "rows_1024": _n(block_rows(1024, 1024, is_causal=True)), "rows_4096": _n(block_rows(4096, 4096, is_causal=True)),
         "from_n": _n(CAUSAL_SHARE_NS[0]),
+        "min_rows": _n(min_rows), "floor": [{"n": _n(n), "fraction": f"n/{n // min_rows}"} for n in floor_ns],
+        "floor_share": [_exact_percent(qkv_share[n]) for n in floor_ns],
+        "qkv_slower_small": [_n(n) for n in qkv_slower_small],
+        "qkv_slower_small_range": _range([qkv_ratio[n] for n in qkv_slower_small], _times) if qkv_slower_small else "",
+        "qkv_slower_small_all": len(qkv_slower_small) == len(small),
+        "causal_blocks_small": _range([causal_blocks[n] for n in qkv_slower_small], str) if qkv_slower_small else "",
         "tiled_block": _n(block), "tiled_one_tile": [_n(n) for n in one_tile], "tiled_skipping": _ns(skipping),
         "tiled_skip_shares": [_exact_percent(tiled_share[n]) for n in skipping],
         "n_small": _n(CAUSAL_SHARE_NS[0]), "n_large": _n(CAUSAL_SHARE_NS[1]),
@@ -469,6 +526,15 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
     claims.require(all(cell["torch_sdp_choice"] == 0 for cell in two_d) and all(cell["torch_sdp_choice"] == 1 for cell in flash),
                    sentence="PyTorch takes its math path for 2-D inputs and its fused flash kernel for (batch, heads, n, d)")
     flash_ratios = [cell["qkv_output_over_torch"] for cell in flash]
+    shapes = {layout: row.shape for layout, row in ((row.layout, row) for row in rows)}
+    flash_slower = [cell for cell in flash if cell["qkv_output_over_torch"] > 1]
+    flash_faster = [cell for cell in flash if cell["qkv_output_over_torch"] < 1]
+    claims.require(len(flash_slower) + len(flash_faster) == len(flash),
+                   sentence="in every 4-D cell one of qkv and PyTorch's fused kernel was faster",
+                   checked=f"{flash_ratios}")
+    flash_minority = flash_faster if len(flash_faster) <= len(flash_slower) else flash_slower
+    two_d_slower = [cell for cell in two_d if cell["qkv_output_over_torch"] > 1]
+    two_d_faster = [cell for cell in two_d if cell["qkv_output_over_torch"] < 1]
     two_d_ratios = [cell["qkv_output_over_torch"] for cell in two_d]
     weights_cost = [(cell["n"], cell["qkv_median_s"] / cell["qkv_output_median_s"]) for cell in flash]  # with / without
     claims.require(len(ns) > 1, sentence="the weights' cost is said at the largest n and at the smaller ones",
@@ -502,6 +568,17 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
         "flash_range": _range(flash_ratios, _times),
         "two_d_slower_everywhere": min(two_d_ratios) > 1, "two_d_faster_everywhere": max(two_d_ratios) < 1,
         "two_d_range": _range(two_d_ratios, _times),
+        "two_d_slower_ns": [_n(cell["n"]) for cell in two_d_slower], "two_d_faster_ns": [_n(cell["n"]) for cell in two_d_faster],
+        "two_d_slower_range": _range([cell["qkv_output_over_torch"] for cell in two_d_slower], _times) if two_d_slower else "",
+        "two_d_faster_range": _range([cell["qkv_output_over_torch"] for cell in two_d_faster], _times) if two_d_faster else "",
+        "flash_cells": str(len(flash)), "flash_slower_count": str(len(flash_slower)),
+        "flash_faster_count": str(len(flash_faster)),
+        "flash_qkv_mostly_slower": len(flash_slower) > len(flash_faster),
+        "flash_slower_range": _range([cell["qkv_output_over_torch"] for cell in flash_slower], _times) if flash_slower else "",
+        "flash_faster_range": _range([cell["qkv_output_over_torch"] for cell in flash_faster], _times) if flash_faster else "",
+        "flash_minority": [{"shape": shapes[cell["layout"]], "causal": bool(cell["is_causal"]),
+                            "large_scores": cell["qk_factor"] != 1.0,  # exact: a factor the benchmark sets
+                            "n": _n(cell["n"]), "ratio": _times(cell["qkv_output_over_torch"])} for cell in flash_minority],
         "weights_largest_n": _n(ns[-1]), "weights_largest_range": _range(largest, _times),
         "weights_smaller_range": _range(smaller, _times),
         "batch_heavy_heads": ", ".join(str(heads) for heads in batch_heavy),

@@ -1,22 +1,42 @@
-"""The values of the home page: the size of the worked example its reading path describes.
+"""The values of the home page: the size of the worked example its reading path describes, and the reading
+path itself, every page of mkdocs.yml's nav in order with its titles in both languages.
+
+The reading path is read from the nav (`qkv_site.site_map.nav_titles`), so a page added to the nav appears on
+the home page at the next build; the home page gives each page a line of its own, and a nav page without
+one stops the build (the pages' Jinja has strict undefined names). Reading mkdocs.yml is not an input of the
+build cache, so these values are computed at every build (`KEPT_BETWEEN_BUILDS`).
 
 >>> from qkv_site.project import load_project
 >>> project = load_project("mkdocs.yml")
 >>> values(project)["tokens"], values(project)["d_model"]
 ('2', '4')
+>>> [row["source"] for row in values(project)["reading_path"]][:2]
+['motivation.md', 'intuition.md']
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from qkv.examples import worked_example
 from qkv_site.project import Project
+from qkv_site.site_map import nav_titles
+
+KEPT_BETWEEN_BUILDS = False  # the reading path is read from mkdocs.yml: qkv_site.builder.page_values computes it every build
+HOME = "index.md"
 
 
-@cache
+def reading_path(project: Project) -> list[dict[str, Any]]:
+    """Every page of the nav but the home page, in order: its file, its titles and its section's titles
+    ({lang: None} for a page at the nav's top level)."""
+    rows = [{"source": entry.source, "title": entry.titles, "section": entry.sections}
+            for entry in nav_titles(project.config_file) if entry.source != HOME]
+    if not rows:
+        raise ValueError(f"{project.config_file}: the nav has no page but the home page; the reading path would be empty")
+    return rows
+
+
 def values(project: Project) -> dict[str, Any]:
     example = worked_example()
     tokens, d_model = example.x.shape  # (tokens, d_model)
-    return {"tokens": str(tokens), "d_model": str(d_model)}
+    return {"tokens": str(tokens), "d_model": str(d_model), "reading_path": reading_path(project)}

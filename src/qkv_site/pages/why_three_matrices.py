@@ -21,7 +21,7 @@ import numpy as np
 from qkv import project, scaled_dot_product_attention
 from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, worked_example
-from qkv_site.content.claims import Claims, equal, greater, largest
+from qkv_site.content.claims import Claims, at_least, at_most, equal, greater, largest
 from qkv_site.content.formatting import bmatrix, percent, vector
 from qkv_site.project import Project
 
@@ -86,6 +86,10 @@ def _exercise_3() -> dict[str, Any]:
     claims.require(equal(asymmetry(tied.scores), 0, scale=scale), sentence="with W_Q = W_K, QKᵀ is a symmetric matrix")
     claims.require(equal(asymmetry(tied.weights), 0, scale=1.0), equal(key_lengths, key_lengths[0]),
                    sentence="here even the weights are symmetric, because the two keys have the same length")
+    self_scores = np.diag(tied.scores)  # s_ii = ‖q_i‖², q_i = k_i
+    claims.require(at_least(np.linalg.eigvalsh(tied.scores), 0, scale=scale),
+                   at_most(tied.scores, np.sqrt(np.outer(self_scores, self_scores)), scale=scale),
+                   sentence="with W_Q = W_K the score matrix is positive semi-definite: s_ij ≤ √(s_ii s_jj)")
     own = [largest(row) for row in tied.weights] == list(range(len(tied.tokens)))  # each row's largest weight on the diagonal?
     return {"scores": bmatrix(tied.scores), "weights": bmatrix(tied.weights),
             "scores_asymmetry": "0", "own": own}  # "0": equal to rounding, required just above

@@ -27,7 +27,7 @@ import numpy as np
 from qkv import causal_mask, scaled_dot_product_attention, softmax
 from qkv.examples import WorkedExample, worked_example
 from qkv_site.content.claims import Claims, equal, greater, less
-from qkv_site.content.formatting import bmatrix, factor, number, percent, vector
+from qkv_site.content.formatting import bmatrix, factor, number, percent, printable, vector
 from qkv_site.content.playground import presets_script
 from qkv_site.project import Project
 
@@ -139,6 +139,14 @@ def _directions() -> dict[str, Any]:
     return {"a": vector(a), **rows}
 
 
+def _value_rows(example: WorkedExample) -> tuple[str, ...]:
+    """Each token's Value: note-share-of-value says the output mixes these, not the input vectors."""
+    weights, v = example.weights, example.v  # (n, n), (n, d_v)
+    claims.require(equal(example.output, weights @ v, scale=1.0),
+                   sentence="note share-of-value: each output is the weights times the Values")
+    return tuple(vector(row) for row in v)
+
+
 def _rows(example: WorkedExample) -> tuple[QueryRow, ...]:
     tokens, scores, weights = example.tokens, example.scores, example.weights
     return tuple(
@@ -195,7 +203,26 @@ def _exp_versus_sum(example: WorkedExample) -> dict[str, str]:
             "raw_scores": vector(scores[first]),
             "first_by_sum": percent(by_sum[first, first]), "first_softmax": percent(weights[first, first]),
             "last_by_sum": percent(by_sum[last, last]), "last_softmax": percent(weights[last, last]),
-            "raw_softmax": percent(unscaled[first])}
+            "raw_softmax": percent(unscaled[first]), **_by_sum_from_printed(example)}
+
+
+def _by_sum_from_printed(example: WorkedExample) -> dict[str, Any]:
+    """The share “dividing by the sum” gives “I”, as a reader recomputes it from the printed, rounded scaled scores.
+
+    The shares do not depend on the scaling, so the unscaled scores give them exactly; the printed scaled scores
+    (two decimals) can give another last digit, and the note says so when they do.
+    """
+    scores, scaled = example.scores[0], example.scaled_scores[0]
+    printed = np.array([float(number(s)) for s in scaled])  # what the page shows, rounded
+    from_printed = printed[0] / printed.sum()
+    exact = scores[0] / scores.sum()
+    integral = bool(equal(scores, np.round(scores), scale=float(np.abs(scores).max())))
+    return {"by_sum_from_printed": f"{printable(from_printed * 100, 1):.1f}%",
+            "by_sum_exact": f"{printable(exact * 100, 1):.1f}%",
+            "by_sum_fraction": (f"{round(scores[0])}/{round(scores.sum())}" if integral else ""),
+            "printed_scaled": [number(s) for s in scaled],
+            # exact: strings, the two roundings the reader can see
+            "printed_differs": f"{printable(from_printed * 100, 1):.1f}" != f"{printable(exact * 100, 1):.1f}"}
 
 
 def _exercise_1(example: WorkedExample) -> dict[str, str]:
@@ -274,6 +301,7 @@ def values_of(example: WorkedExample) -> dict[str, Any]:
         "weights": bmatrix(example.weights),
         "output": bmatrix(example.output),
         "shares": _rows(example),
+        "v_rows": _value_rows(example),
         "presets_script": presets_script(),
         "exercise_1": _exercise_1(example),
         "exercise_2": _exercise_2(example),
