@@ -4,8 +4,6 @@ the reader's sentences computed as qkv.learning computes them, the address, the 
 from __future__ import annotations
 
 import gzip
-import json
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import numpy as np

@@ -76,7 +76,7 @@ def export(results_dir: Path, task: str) -> dict[str, Any]:
     """The committed model of `task` as the browser reads it: `model_data` with rounded weights, and `sentences`."""
     if task not in TASKS:
         raise ValueError(f"no learned model {task!r}: the tasks are {', '.join(TASKS)}")
-    data = json.loads(committed_path(results_dir, task).read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(committed_path(results_dir, task).read_text(encoding="utf-8"))
     data["parameters"] = {name: _rounded(value) for name, value in data["parameters"].items()}
     data["sentences"] = _sentences(task)
     return data
