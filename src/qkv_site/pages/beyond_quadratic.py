@@ -531,6 +531,9 @@ class LayoutRow:
 def order(ratio: float) -> str:
     """qkv's time over PyTorch's read as an order: "slower", "faster", or "level" within `LEVEL` of 1.
 
+    The ratios are measurements read from the committed results, the same numbers on every machine, and the band is
+    far wider than any rounding.
+
     >>> order(1.10), order(0.98), order(0.31)
     ('slower', 'level', 'faster')
     """
@@ -552,7 +555,7 @@ def two_d_orders(cells: list[dict[str, Any]], speed: dict[str, Any]) -> dict[str
         verdicts.append(ours if ours == theirs != "level" else "unclear")  # exact: strings
     groups = []  # the layouts part's ratios, by the order they show there
     for way in ("slower", "level", "faster"):
-        group = [cell for cell in cells if order(cell["qkv_output_over_torch"]) == way]
+        group = [cell for cell in cells if order(cell["qkv_output_over_torch"]) == way]  # exact: strings
         if group:
             groups.append({"ns": _ns([cell["n"] for cell in group]),
                            "range": _range([cell["qkv_output_over_torch"] for cell in group], _times)})
@@ -567,6 +570,7 @@ def two_d_orders(cells: list[dict[str, Any]], speed: dict[str, Any]) -> dict[str
         "two_d_unclear_ns": [_n(cell["n"]) for cell in unclear],
         "two_d_unclear_table": [_times(table[cell["n"]]) for cell in unclear],
         "two_d_unclear_opposite": opposite,
+        # exact: strings
         **{f"two_d_{way}_ns": [_n(cell["n"]) for cell, verdict in zip(cells, verdicts, strict=True) if verdict == way]
            for way in ("slower", "faster")},
     }
@@ -606,7 +610,7 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
                    sentence="PyTorch takes its math path for 2-D inputs and its fused flash kernel for (batch, heads, n, d)")
     flash_ratios = [cell["qkv_output_over_torch"] for cell in flash]
     shapes = {layout: row.shape for layout, row in ((row.layout, row) for row in rows)}
-    by_order = {way: [cell for cell in flash if order(cell["qkv_output_over_torch"]) == way]
+    by_order = {way: [cell for cell in flash if order(cell["qkv_output_over_torch"]) == way]  # exact: strings
                 for way in ("slower", "level", "faster")}
     majority = "slower" if len(by_order["slower"]) > len(by_order["faster"]) else "faster"
     others = len(flash) - len(by_order[majority])
