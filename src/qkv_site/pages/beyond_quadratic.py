@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import math
 import re
-from decimal import ROUND_CEILING, Decimal
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, Decimal
 from functools import cache
 from itertools import pairwise
 from statistics import median
