@@ -77,9 +77,35 @@ def _section(text: str, anchor: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_the_additions_name_every_page_the_article_does_not_have(lang: str) -> None:
-    additions = _section((DOCS / lang / "corrections.md").read_text(encoding="utf-8"), "additions")
+def test_the_additions_name_every_page_the_article_does_not_have(lang: str, project: Project) -> None:
+    from qkv_site.content.corrections import ADDED_PAGES as LISTED
+    from site_pages import rendered
+
+    assert set(LISTED) == set(ADDED_PAGES)
+    additions = _section(rendered("corrections.md", lang, project), "additions")
     assert [page for page in ADDED_PAGES if f"]({page})" not in additions] == []
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_home_page_names_as_additions_the_pages_the_corrections_page_lists(lang: str, project: Project,
+                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from qkv_site.content import corrections as content
+    from site_pages import rendered
+
+    def lead() -> str:
+        text = rendered("index.md", lang, project)
+        start = text.index("{ #reading-path }")
+        return text[start:text.index("\n|", start)]
+
+    def linked(text: str) -> list[str]:
+        return [page for page in ("notebook.ipynb", "playground.md", "learned-attention.md", "beyond-quadratic.md",
+                                  "why-three-matrices.md") if f"]({page})" in text]
+
+    assert linked(lead()) == ["notebook.ipynb", "playground.md", "learned-attention.md", "beyond-quadratic.md"]
+    monkeypatch.setattr(content, "ADDED_PAGES", frozenset({"playground.md", "why-three-matrices.md"}))
+    assert linked(lead()) == ["playground.md", "why-three-matrices.md"]
+    with pytest.raises(Exception, match="why-three-matrices"):  # the corrections page has no words for it: the build stops
+        rendered("corrections.md", lang, project)
 
 
 @pytest.mark.parametrize(("lang", "rewritten"), [("zh", ("显存表格", "流程图的步骤编号")),

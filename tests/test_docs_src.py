@@ -62,7 +62,7 @@ def test_complexity_programs_agree_with_the_values_the_prose_prints(project: Pro
     assert f"{exercise_2['n']:,}" == shown["crossover"]  # counted term by term vs qkv.complexity.crossover_length
     assert f"{exercise_2['bound']:.1f}" == shown["bound"]
     _, printed = run(DOCS_SRC / "complexity" / "exercise_1.py")
-    assert [shown["long_fp16"], shown["long_fp32"], shown["long_model"]] == re.findall(r"= (\S+ \w?i?B)$", printed, re.MULTILINE)
+    assert [shown["long_fp16"], shown["long_fp32"], shown["long_layer"], shown["long_model"]] == re.findall(r"= (\S+ \w?i?B)$", printed, re.MULTILINE)
     _, printed = run(DOCS_SRC / "complexity" / "exercise_3.py")
     assert f"× {shown['doubled_ratio']}" in printed and shown["doubled_total"] in printed
 

@@ -62,3 +62,13 @@ def test_the_build_stops_naming_the_page_when_the_example_changes(project: Proje
             render("{{ d_k }}", {"values": "worked_example"}, "zh/worked-example.md", project)
     finally:
         page.values.cache_clear()
+
+
+def test_the_exact_share_is_a_fraction_only_for_integer_scores() -> None:
+    import dataclasses
+
+    example = worked_example()
+    assert page._by_sum_from_printed(example)["by_sum_fraction"] == "2/3"
+    scaled_up = dataclasses.replace(example, x=example.x * 1.1)  # scores 1.21 times as large: no longer integers
+    shown = page._by_sum_from_printed(scaled_up)
+    assert shown["by_sum_fraction"] == "" and shown["by_sum_exact"] == "66.7%"  # the page then says “about 66.7%”

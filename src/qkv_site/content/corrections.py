@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from qkv_site.markdown_source import MarkdownPage, parse
-from qkv_site.site_map import load_site_map
+from qkv_site.site_map import NavEntry, load_site_map, nav_titles
 
 NOTE_PREFIX = {"zh": "编者注：", "en": "Editor's note: "}
+# The pages of the nav that are this site's additions, not part of the article: the corrections page lists them
+# among the additions and the home page's reading path names them, both from here (`added_pages`).
+ADDED_PAGES = frozenset({"notebook.ipynb", "playground.md", "learned-attention.md", "beyond-quadratic.md"})
 _ANCHOR = re.compile(r'^\s*<a id="(note-[a-z0-9-]+)"></a>\s*$')
 _TITLE_LINE = re.compile(r'!!! note "(?P<prefix>编者注：|Editor\'s note: )(?P<title>[^"]+)"')
 # The anchor and its note are a few lines apart at most (the note may be printed by a build-time block).
@@ -31,6 +34,19 @@ class EditorsNote:
     anchor: str
     title: str
     page_title: str
+
+
+def added_pages(config: Path = Path("mkdocs.yml")) -> list[NavEntry]:
+    """The nav's pages that are additions of this site (`ADDED_PAGES`), in nav order, with their titles.
+
+    >>> [entry.source for entry in added_pages()]
+    ['notebook.ipynb', 'playground.md', 'learned-attention.md', 'beyond-quadratic.md']
+    """
+    entries = [entry for entry in nav_titles(config) if entry.source in ADDED_PAGES]
+    missing = ADDED_PAGES - {entry.source for entry in entries}
+    if missing:
+        raise ValueError(f"{config}: the added pages {sorted(missing)} are not in the nav")
+    return entries
 
 
 def nav_pages(config: Path = Path("mkdocs.yml")) -> list[str]:

@@ -58,7 +58,8 @@ def _measured() -> dict[str, str]:
     claims.require(cat_top not in (cat_i, sit_i), sentence="猫's largest weight goes to a word other than itself and 坐在")
     return {"weights": bmatrix(w), "transposed": bmatrix(w.T), "sit_to_cat": percent(w[sit_i, cat_i]),
             "cat_to_sit": percent(w[cat_i, sit_i]), "frobenius": number(asymmetry(w)),
-            "cat_top": cat.tokens[cat_top], "cat_top_gloss": cat.glosses[cat_top], "cat_top_weight": percent(w[cat_i, cat_top])}
+            "cat_top": cat.tokens[cat_top], "cat_top_gloss": cat.glosses[cat_top], "cat_top_weight": percent(w[cat_i, cat_top]),
+            "sit_gloss": cat.glosses[sit_i]}
 
 
 def _exercise_1() -> dict[str, str]:

@@ -106,6 +106,7 @@ def values(project: Project) -> dict[str, Any]:
         "long_tex": f"{LONG_CONTEXT:,}".replace(",", "{,}"),  # 32{,}768
         "long_fp16": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float16")),
         "long_fp32": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float32")),
+        "long_layer": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float16", heads=HEADS)),  # one layer's, at once
         "long_model": format_bytes(attention_matrix_bytes(LONG_CONTEXT, "float16", heads=HEADS, layers=LAYERS)),
         "layers": str(LAYERS),
         "heads": str(HEADS),

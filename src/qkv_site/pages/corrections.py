@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from qkv_site.content.corrections import NOTE_PREFIX, EditorsNote, editors_notes
+from qkv_site.content.corrections import NOTE_PREFIX, EditorsNote, added_pages, editors_notes
 from qkv_site.project import Project
 
 KEPT_BETWEEN_BUILDS = False  # read from the pages' text: qkv_site.builder.page_values computes it every build
@@ -31,4 +31,5 @@ def notes(lang: str, project: Project) -> list[EditorsNote]:
 
 
 def values(project: Project) -> dict[str, Any]:
-    return {"notes": {lang: notes(lang, project) for lang in NOTE_PREFIX}}
+    return {"notes": {lang: notes(lang, project) for lang in NOTE_PREFIX},
+            "additions": [entry.source for entry in added_pages(project.config_file)]}

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from qkv.examples import worked_example
+from qkv_site.content.corrections import added_pages
 from qkv_site.project import Project
 from qkv_site.site_map import nav_titles
 
@@ -39,4 +40,5 @@ def reading_path(project: Project) -> list[dict[str, Any]]:
 def values(project: Project) -> dict[str, Any]:
     example = worked_example()
     tokens, d_model = example.x.shape  # (tokens, d_model)
-    return {"tokens": str(tokens), "d_model": str(d_model), "reading_path": reading_path(project)}
+    return {"tokens": str(tokens), "d_model": str(d_model), "reading_path": reading_path(project),
+            "additions": [{"source": entry.source, "title": entry.titles} for entry in added_pages(project.config_file)]}
