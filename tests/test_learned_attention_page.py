@@ -101,6 +101,12 @@ def test_the_control_caveat_is_checked(runs: learned_results.LearnedResults) -> 
         page._referent(runs)
 
 
+def test_every_sentence_right_is_checked(runs: learned_results.LearnedResults) -> None:
+    runs.records("scale 1/d_k")[3]["correct"] -= 1
+    with pytest.raises(ClaimError, match="every held-out sentence right"):
+        page._scaling(runs)
+
+
 def test_the_sgd_finding_is_checked(runs: learned_results.LearnedResults) -> None:
     for record in runs.records("SGD scale 1/d_k"):
         record["w_q_norm"]["end"][0] = 2 * record["w_q_norm"]["start"][0]

@@ -87,6 +87,16 @@ def some(runs: LearnedResults, key: str) -> str:
     return str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
 
 
+def all_right(runs: LearnedResults, run: str, finding: str) -> None:
+    """The page says that every seed of `run` ends with every held-out sentence right, on every kernel counted."""
+    counts = all(r["correct"] == r["total"] for r in runs.records(run))  # exact: integer counts
+    others = runs.finding(finding).get("other_kernels", {}).values()
+    finals = [v for other in others for v in other["values"].values()]  # count / number of sentences, per seed and kernel
+    elsewhere = all(v == 1.0 for v in finals)  # exact: a count over its total is 1.0 only when every sentence is right
+    claims.require(counts and elsewhere, sentence=f"every seed of {run!r} ends with every held-out sentence right, "
+                                                  "on every kernel")
+
+
 def _run(runs: LearnedResults, name: str) -> dict[str, Any]:
     """A row of the table of runs: final held-out accuracy over seeds, and when (and whether) 99 % was reached."""
     final = runs.values(name, "final")
@@ -120,6 +130,7 @@ def _task(runs: LearnedResults) -> dict[str, str]:
 
 def _baseline(runs: LearnedResults) -> dict[str, Any]:
     general(runs, "baseline_learns")
+    all_right(runs, "baseline", "baseline_learns")
     general(runs, "baseline_resolves_article")
     first = runs.values("baseline", "first_99")
     after = runs.values("baseline", "min_after_99")
@@ -171,6 +182,7 @@ def _scaling(runs: LearnedResults) -> dict[str, Any]:
     for key in ("scale_1_never_99", "scale_1_never_90", "scale_1_saturated_start", "by_d_learns", "by_d_uniform_start",
                 "by_d_not_below_sqrt"):
         general(runs, key)
+    all_right(runs, "scale 1/d_k", "by_d_learns")
     out: dict[str, Any] = {}
     for key, name in zip(("one", "sqrt", "d_k"), SCALES, strict=True):
         out[key] = {"entropy_start": number(median(runs.values(name, "entropy_start"))),
