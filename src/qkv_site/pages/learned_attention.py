@@ -134,10 +134,12 @@ def _baseline(runs: LearnedResults) -> dict[str, Any]:
     general(runs, "baseline_resolves_article")
     first = runs.values("baseline", "first_99")
     after = runs.values("baseline", "min_after_99")
+    starts = [a[0] for a in runs.values("baseline", "accuracy")]
+    claims.require(all(less(abs(a - 0.5), 0.05) for a in starts), sentence="every seed of the baseline starts at chance")
     dipped = [a for a in after if a is not None and a < 0.99]  # recorded to 6 digits: the same on every machine
     return {"first": span(first, str), "after": span(after), "stays": some(runs, "baseline_holds_99"),
             "dipped": str(len(dipped)),
-            "start": span([a[0] for a in runs.values("baseline", "accuracy")]),
+            "start": span(starts),
             "p_right": accuracy(min(runs.finding("baseline_resolves_article")["values"].values()))}
 
 
@@ -287,7 +289,8 @@ def _referent(runs: LearnedResults) -> dict[str, Any]:
     claims.require(greater(min(ref_w), 2 * max(ctl_w)),
                    sentence="the control edge's removed weight is much smaller than the referent edge's (the caveat)")
     o = runs.options("referent")
-    return {"nouns": str(len(r.NOUNS)), "per_kind": str(len(r.ANIMALS)), "adjectives": str(len(r.ADJECTIVES["animal"])),
+    return {"nouns": str(len(r.NOUNS)), "chance": f"{fixed(100 / len(r.NOUNS), 0)}%", "per_kind": str(len(r.ANIMALS)),
+            "adjectives": str(len(r.ADJECTIVES["animal"])),
             "frames": str(len(r.FRAMES)), "train": f"{r.TRAIN_SIZE:,}", "heldout": f"{r.HELDOUT_SIZE:,}",
             "d_model": str(o["d_model"]), "steps": str(o["steps"]),
             "median": accuracy(median(final)), "range": span(final), "learns": some(runs, "referent_learns"),
