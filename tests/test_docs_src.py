@@ -302,46 +302,40 @@ def test_the_page_shows_what_the_program_prints_when_run(program: Path) -> None:
 
 
 def test_learned_attention_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
-    from qkv_site.pages.learned_attention import values
+    from qkv_site.pages.learned_attention import accuracy, span, values
 
     shown = values(project)
     _, printed = run(DOCS_SRC / "learned-attention" / "how_computed.py")
     lines = printed.splitlines()
-    assert f"{float(lines[0]):.1%}" == shown["baseline"]["accuracy"]
-    layer_1, layer_2 = (line.split() for line in lines[1:3])
-    # numpy prints round(2) ("1.0"), the page two decimals ("1.00"): compare the numbers, to the page's last digit
-    assert layer_1[:2] == ["1", "cross"] and abs(float(layer_1[2]) - float(shown["looks"]["layer1_cross"])) <= 0.005 + 1e-12
-    assert layer_2[1] == "tired" and f"{float(layer_2[2]):.2f}" == shown["looks"]["layer2_adjective"]
-    assert f"{float(layer_2[3]):.2f}" == shown["looks"]["layer2_animal"]
-    referent = [float(x) for x in lines[3].strip("[]").split()]
-    assert [f"{x:.1%}" for x in referent] == shown["looks"]["referent"]
+    low, high = (float(x) for x in re.findall(r"seeds: (\S+) to (\S+)$", lines[0])[0])
+    assert span([low, high]) == shown["runs"]["baseline"]["range"]
+    assert lines[1].split() == ["layer", "1", "cross", shown["looks"]["layer1_cross"], "animal:", shown["looks"]["layer2_animal"]]
+    assert lines[2].split() == ["layer", "2", "tired", shown["looks"]["layer2_adjective"], "animal:",
+                                shown["looks"]["layer2_animal"]]
 
-    _, printed = run(DOCS_SRC / "learned-attention" / "scaling.py")
-    runs = dict(zip(("one", "sqrt", "d_k"), re.findall(r"held-out accuracy: \[([^\]]+)\]", printed), strict=True))
-    starts = re.findall(r"entropy at step 0: (\S+)  Jacobian at step 0: (\S+)", printed)
-    for (key, accuracies), (entropy, jacobian) in zip(runs.items(), starts, strict=True):
-        curve = [float(x) for x in accuracies.split()]
-        assert f"{curve[-1]:.1%}" == shown["scaling"][key]["accuracy"]
-        assert [f"{x:.1%}" for x in curve] == [row[key] for row in shown["scaling"]["rows"]]
-        assert abs(float(entropy) - float(shown["scaling"][key]["entropy_start"])) <= 0.005 + 1e-12
-        assert abs(float(jacobian) - float(shown["scaling"][key]["jacobian_start"])) <= 0.005 + 1e-12
-
-    _, printed = run(DOCS_SRC / "learned-attention" / "variants.py")
-    tied, none = (float(line.rsplit(" ", 1)[1]) for line in printed.splitlines())
-    assert f"{tied:.1%}" == shown["tied"]["accuracy"] and f"{none:.1%}" == shown["no_projections"]["accuracy"]
+    for program in ("scaling.py", "variants.py"):
+        _, printed = run(DOCS_SRC / "learned-attention" / program)
+        for line in printed.splitlines():
+            name, finals = (part.strip() for part in line.split("|")[:2])
+            low, high = (float(x) for x in re.findall(r": (\S+) to (\S+)$", finals)[0])
+            assert span([low, high]) == shown["runs"][name]["range"], name
+            if "median:" in line:
+                assert accuracy(float(line.rsplit(" ", 1)[1])) == shown["runs"][name]["median"], name
 
     _, printed = run(DOCS_SRC / "learned-attention" / "exercise_1.py")
     resolved = re.findall(r"-> (\w+)$", printed, re.MULTILINE)
     tops = re.findall(r"^ layer (\d) (\S+) (\S+)$", printed, re.MULTILINE)
     assert resolved == [row["resolved"] for row in shown["exercise_1"]]
-    assert [(word, f"{float(w):.2f}") for _, word, w in tops] == [
+    assert [(word, w) for _, word, w in tops] == [
         pair for row in shown["exercise_1"] for pair in ((row["top_1"], row["top_1_w"]), (row["top_2"], row["top_2_w"]))]
 
     _, printed = run(DOCS_SRC / "learned-attention" / "exercise_2.py")
     truth = ["animal", "street", "animal", "street"]
-    answers = [line.split(" | ")[1:] for line in printed.splitlines()]
-    assert str(sum(one == t for (one, _), t in zip(answers, truth, strict=True))) == shown["exercise_2"]["one_right"]
-    assert str(sum(two == t for (_, two), t in zip(answers, truth, strict=True))) == shown["exercise_2"]["two_right"]
+    lines = printed.splitlines()
+    answers = [line.split(" | ")[1] for line in lines[:4]]
+    assert str(sum(a == t for a, t in zip(answers, truth, strict=True))) == shown["exercise_2"]["two_right"]
+    one_layer = [float(x) for x in lines[4].split("[")[1].strip("]").split(",")]
+    assert span(one_layer) == shown["one_layer"]["range"]
 
 
 def test_motivation_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:

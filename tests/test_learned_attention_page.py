@@ -1,100 +1,122 @@
-"""The page “让模型自己学会注意 / Watching a model learn to attend”: its values, and each sentence's
-check firing when the trained models no longer support it (the runs swapped or their attention changed)."""
+"""The page “让模型自己学会注意 / Watching a model learn to attend”: its values come from the committed runs (nothing
+is trained while the site is built), and each sentence's check fires when the results no longer support it."""
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+from collections.abc import Iterator
 
-import numpy as np
 import pytest
 
 from qkv.learning import sentences as s
+from qkv_site.content import learned_results
 from qkv_site.content.claims import ClaimError
+from qkv_site.figures.registry import FIGURES, render_svg
 from qkv_site.pages import learned_attention as page
 from qkv_site.pages import motivation
 from qkv_site.project import Project
 
+LEARNED_FIGURES = ("learned_it", "learned_training", "learned_snapshots", "learned_scaling", "learned_referent")
 
-def test_the_values_are_formatted_strings_for_both_languages(project: Project) -> None:
-    shown = page.values(project)
+
+@pytest.fixture
+def runs(project: Project) -> learned_results.LearnedResults:
+    """A private copy of the committed results, to be edited by a test."""
+    return copy.deepcopy(learned_results.results(project))
+
+
+@pytest.fixture
+def no_training(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Any step of an optimiser (and so any training) fails the test."""
+    from qkv.learning.adam import Adam
+    from qkv.learning.sgd import SGD
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the site trained a model while it was built")
+
+    monkeypatch.setattr(Adam, "step", refuse)
+    monkeypatch.setattr(SGD, "step", refuse)
+    yield
+
+
+def test_the_values_are_read_from_the_committed_results(project: Project, no_training: None) -> None:
+    page.values.cache_clear()
+    try:
+        shown = page.values(project)
+    finally:
+        page.values.cache_clear()
+    committed = learned_results.results(project)
     assert shown["task"]["sentences"] == f"{len(s.corpus(heldout=False)) + len(s.corpus(heldout=True)):,}"
-    assert shown["baseline"]["accuracy"] == f"{page.models()['baseline'].heldout_accuracy:.1%}"
-    assert [row["step"] for row in shown["snapshots"]] == [str(int(t)) for t in page.models()["baseline"].history.snapshot_steps]
-    assert all(set(row) == {"step", "one", "sqrt", "d_k"} for row in shown["scaling"]["rows"])
+    finals = committed.values("referent", "final")
+    assert shown["runs"]["referent"]["range"] == f"{min(finals) * 100:.1f}%–{max(finals) * 100:.1f}%"
+    assert [row["step"] for row in shown["snapshots"]] == [str(t) for t in committed.shown("baseline")["snapshots"]["steps"]]
+    assert shown["looks"]["harmless"] == str(len(committed.finding("baseline_ablation_harmless")["holds_in"]))
 
 
-def test_the_motivation_caption_uses_the_page_s_runs(project: Project) -> None:
+@pytest.mark.parametrize("figure", LEARNED_FIGURES)
+def test_the_figures_are_drawn_without_training(figure: str, project: Project, no_training: None) -> None:
+    assert render_svg(FIGURES[figure], "en", "light", project).startswith(b"<?xml")
+
+
+def test_the_motivation_caption_uses_the_shown_seed(project: Project) -> None:
     trained = motivation.values(project)["trained"]
-    assert trained["accuracy"] == page.values(project)["baseline"]["accuracy"]
+    shown = learned_results.results(project).shown("baseline")
+    assert trained["accuracy"] == page.accuracy(shown["final"])
     assert trained["train"] == f"{len(s.corpus(heldout=False)):,}"
 
 
-def swapped(monkeypatch: pytest.MonkeyPatch, **replace: str) -> None:
-    """Make `models()` return other runs under some names (e.g. the baseline as "scale 1")."""
-    real = page.models()
-    fake = {name: real[replace.get(name, name)] for name in real}
-    monkeypatch.setattr(page, "models", lambda: fake)
+def test_a_finding_stated_as_general_must_be_robust(runs: learned_results.LearnedResults) -> None:
+    for found in runs.data["findings"]:
+        if found["key"] == "scale_1_never_90":
+            found["robust"] = False
+    with pytest.raises(ClaimError, match="never reaches 90"):
+        page._scaling(runs)
 
 
-def test_scale_1_saturating_and_learning_least_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    swapped(monkeypatch, **{"scale 1": "scale 1/√d_k"})
-    with pytest.raises(ClaimError, match=r"learned-attention\.md.*scale 1"):
-        page._scaling()
+def test_a_finding_stated_for_some_seeds_must_not_be_robust(runs: learned_results.LearnedResults) -> None:
+    for found in runs.data["findings"]:
+        if found["key"] == "tied_never_99":
+            found["robust"] = True
+    with pytest.raises(ClaimError, match="tied W_Q = W_K never reaches 99"):
+        page._tied(runs)
 
 
-def test_1_over_d_k_sitting_at_chance_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    swapped(monkeypatch, **{"scale 1/d_k": "scale 1/√d_k"})
-    with pytest.raises(ClaimError, match="1/d_k"):
-        page._scaling()
+def test_counts_that_differ_between_kernels_are_printed_as_a_range(runs: learned_results.LearnedResults) -> None:
+    counts = runs.holds_in("sqrt_learns")
+    assert page.some(runs, "sqrt_learns") == (str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}")
 
 
-def test_tied_learning_only_partly_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    swapped(monkeypatch, **{"tied W_Q = W_K": "scale 1/√d_k"})
-    with pytest.raises(ClaimError, match="tied W_Q = W_K"):
-        page._tied()
+def test_the_shown_seed_s_adjective_route_is_checked(runs: learned_results.LearnedResults, project: Project) -> None:
+    raw = runs.shown("baseline")["probes"]["tired"]["raw"]
+    animal = runs.shown("baseline")["probes"]["tired"]["tokens"].index("animal")
+    raw[1] = [1.0 if j == animal else 0.0 for j in range(len(raw[1]))]  # layer-2 "it" on "animal"
+    with pytest.raises(ClaimError, match="layer-2 'it' at the adjective"):
+        page._where_it_looks(runs, project)
 
 
-def test_no_projections_at_chance_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    swapped(monkeypatch, **{"no projections": "baseline"})
-    with pytest.raises(ClaimError, match="chance"):
-        page._no_projections()
+def test_the_control_caveat_is_checked(runs: learned_results.LearnedResults) -> None:
+    for record in runs.records("referent"):
+        record["ablation"]["all"]["control_weight"] = record["ablation"]["all"]["referent_weight"]
+    with pytest.raises(ClaimError, match="control edge's removed weight"):
+        page._referent(runs)
 
 
-def test_one_layer_at_most_three_of_four_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    swapped(monkeypatch, **{"one layer": "baseline"})
-    with pytest.raises(ClaimError, match="3 of 4"):
-        page._one_layer()
-    with pytest.raises(ClaimError, match="at most 3 of the 4"):
-        page._exercise_2()
+def test_every_sentence_right_is_checked(runs: learned_results.LearnedResults) -> None:
+    runs.records("scale 1/d_k")[3]["correct"] -= 1
+    with pytest.raises(ClaimError, match="every held-out sentence right"):
+        page._scaling(runs)
 
 
-class _LooksAtAnimal:
-    """The baseline model, except that layer-2 "it" puts all its weight on the animal."""
-
-    def __init__(self, model: Any) -> None:
-        self._model = model
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._model, name)
-
-    def attention(self, sentence: str) -> np.ndarray:
-        a = self._model.attention(sentence).copy()
-        encoded = s.encode(sentence)
-        a[1, encoded.it] = 0.0
-        a[1, encoded.it, encoded.candidates[0]] = 1.0
-        return a
+def test_the_sgd_finding_is_checked(runs: learned_results.LearnedResults) -> None:
+    for record in runs.records("SGD scale 1/d_k"):
+        record["w_q_norm"]["end"][0] = 2 * record["w_q_norm"]["start"][0]
+    with pytest.raises(ClaimError, match="hardly moves"):
+        page._sgd(runs)
 
 
-def test_the_layer_2_finding_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = page.models()
-    fake = {**real, "baseline": _LooksAtAnimal(real["baseline"])}
-    monkeypatch.setattr(page, "models", lambda: fake)
-    with pytest.raises(ClaimError, match="layer 2"):
-        page._where_it_looks()
-
-
-def test_accuracy_and_weight_formats() -> None:
+def test_accuracy_weight_and_range_formats() -> None:
     assert page.accuracy(0.7387) == "73.9%" and page.weight(1.0) == "1.00"
+    assert page.span([0.5, 0.75]) == "50.0%–75.0%" and page.span([1.0, 1.0]) == "100.0%"
 
 
 class _StreetOnTop:

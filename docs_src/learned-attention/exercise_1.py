@@ -1,10 +1,11 @@
-from qkv.learning import train_coreference
+from qkv.learning import load_model
+from qkv_site.content.formatting import fixed
 
-model = train_coreference(seed=0)
-for sentence in ("because it was too icy the street didn't tempt the cat",
-                 "because it was too sleepy the street didn't tempt the cat"):
+model = load_model("benchmarks/results/learned_model_coreference.json")  # seed 0, as committed
+for sentence in ("because it was too icy the highway didn't tempt the cat",
+                 "because it was too sleepy the road didn't tempt the cat"):
     words = model.tokens(sentence)
     print(sentence, "->", model.resolve(sentence))
     for layer, rows in enumerate(model.attention(sentence), start=1):
         row = rows[words.index("it")]
-        print(" layer", layer, words[row.argmax()], row.max().round(2))
+        print(" layer", layer, words[row.argmax()], fixed(row.max(), 2))

@@ -1,4 +1,4 @@
-"""Figure: the row of "it" in each layer of the model, on the article's sentence, at a few steps of training."""
+"""Figure: "it"'s row in each layer of the shown seed's first-task model, on the article's sentence, during training."""
 
 from __future__ import annotations
 
@@ -7,23 +7,23 @@ from matplotlib.figure import Figure
 
 from qkv.learning import sentences as s
 from qkv_site.figures.labels import text
-from qkv_site.figures.learned_common import model
+from qkv_site.figures.learned_common import runs
 from qkv_site.figures.style import COLORS, TITLE_SIZE, Theme, new_figure
 from qkv_site.project import Project
 
 
 def draw(theme: Theme, lang: str, project: Project) -> Figure:
     """One heatmap per layer: a row per snapshot step, a column per word (the key); colour is "it"'s weight."""
-    h = model("baseline").history
+    snaps = runs(project).shown("baseline")["snapshots"]
     t = text("learned_snapshots", lang)
     tokens = s.tokens(s.ARTICLE_SENTENCE)
-    it = tokens.index("it")
-    n_layers = h.article_attention.shape[1]
+    tired = np.array(snaps["tired"])  # (snapshots, layers, n): "it"'s row
+    n_layers = tired.shape[1]
     fig = new_figure(height=6.4)
     panels = list(fig.subplots(n_layers, 1, squeeze=False)[:, 0])
-    steps = [t["step"].format(step=int(step)) for step in h.snapshot_steps]
+    steps = [t["step"].format(step=int(step)) for step in snaps["steps"]]
     for layer, ax in enumerate(panels):
-        rows = h.article_attention[:, layer, it]  # (snapshots, n)
+        rows = tired[:, layer]  # (snapshots, n)
         mesh = ax.pcolormesh(rows, cmap=theme.heatmap, vmin=0.0, vmax=1.0, edgecolors=theme.background, linewidth=2)
         ax.set_xlim(0, len(tokens))
         ax.set_ylim(len(steps), 0)

@@ -19,6 +19,7 @@ from qkv_site.figures import (
     it_animal,
     kv_cache_sizes,
     learned_it,
+    learned_referent,
     learned_scaling,
     learned_snapshots,
     learned_training,
@@ -54,6 +55,7 @@ FIGURES: dict[str, Draw] = {
     "learned_training": learned_training.draw,
     "learned_snapshots": learned_snapshots.draw,
     "learned_scaling": learned_scaling.draw,
+    "learned_referent": learned_referent.draw,
 }
 SCHEMES = tuple(THEMES)  # ("light", "dark"), Material's default and slate
 

@@ -21,6 +21,7 @@ from qkv import attention_scores, self_attention
 from qkv.examples import it_animal_sentence
 from qkv_site.content.claims import Claims, equal, greater, largest, less
 from qkv_site.content.formatting import fixed, number, percent
+from qkv_site.content.learned_results import results
 from qkv_site.pages import learned_attention
 from qkv_site.project import Project
 
@@ -64,9 +65,13 @@ def _exercise_2() -> dict[str, str]:
 
 
 def _trained(project: Project) -> dict[str, str]:
+    """The caption of the trained figure: the learned-attention page's shown seed, from its committed results."""
     page = learned_attention.values(project)
+    shown = results(project).shown("baseline")
     return {"train": page["task"]["train"], "steps": page["task"]["steps"], "layers": page["task"]["layers"],
-            "accuracy": page["baseline"]["accuracy"], "heldout": page["task"]["heldout"],
+            "accuracy": learned_attention.accuracy(shown["final"]), "heldout": page["task"]["heldout"],
+            "seed": page["task"]["shown_seed"], "route": page["looks"]["route"], "harmless": page["looks"]["harmless"],
+            "seeds": page["task"]["seeds"],
             "layer1_cross": page["looks"]["layer1_cross"], "layer2_tired": page["looks"]["layer2_adjective"],
             "layer2_animal": page["looks"]["layer2_animal"], "layer2_wide": page["looks"]["twin_layer2_wide"]}
 

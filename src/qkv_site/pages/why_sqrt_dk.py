@@ -25,6 +25,7 @@ from qkv.analysis import SCALINGS, dot_product_variance, scaling_factor, scaling
 from qkv.examples import worked_example
 from qkv_site.content.claims import Claims, Comparison, at_most, greater, largest, less
 from qkv_site.content.formatting import number, percent
+from qkv_site.pages import learned_attention
 from qkv_site.project import Project
 
 PAGE = "why-sqrt-dk.md"
@@ -150,6 +151,7 @@ def values(project: Project) -> dict[str, Any]:
         "exercise_1": exercise_1,
         "exercise_2": _exercise_2(),
         "exercise_3": _exercise_3(),
+        "trained": learned_attention.values(project),  # the editor's note: findings that hold in every seed
     }
     _check_saturation_figure()  # last: a changed study fails the sentences that print its numbers first
     return shown

@@ -23,6 +23,7 @@ from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, worked_example
 from qkv_site.content.claims import Claims, at_least, at_most, equal, greater, largest
 from qkv_site.content.formatting import bmatrix, percent, vector
+from qkv_site.pages import learned_attention
 from qkv_site.project import Project
 
 PAGE = "why-three-matrices.md"
@@ -98,4 +99,5 @@ def _exercise_3() -> dict[str, Any]:
 @cache
 def values(project: Project) -> dict[str, Any]:
     subspace = _subspace()
-    return {**subspace, "exercise_1": _exercise_1(), "exercise_2": _exercise_2(), "exercise_3": _exercise_3()}
+    return {**subspace, "exercise_1": _exercise_1(), "exercise_2": _exercise_2(), "exercise_3": _exercise_3(),
+            "trained": learned_attention.values(project)}  # the editor's notes: findings that hold in every seed
