@@ -77,8 +77,11 @@ def expected_cases(exported: dict[str, dict]) -> list[dict]:
 def test_an_exported_model_is_under_100_kb_gzip_and_reads_back_as_a_saved_model(exported: dict[str, dict], task: str) -> None:
     raw = text(exported[task]).encode("utf-8")
     assert len(gzip.compress(raw, 9)) <= LIMIT, len(gzip.compress(raw, 9))
-    model = load_model(json.loads(raw))
+    model = exported_model(json.loads(raw))
     assert model.options.task == task and model.options.seed == 0
+    committed = load_model(committed_path(RESULTS, task))
+    for name, weights in model.parameters.items():  # each weight is the committed one, rounded to its decimals
+        assert np.abs(weights - committed.parameters[name]).max() <= 0.5 * 10.0 ** -exported[task]["decimals"] * (1 + 1e-9)
 
 
 @pytest.mark.parametrize("task", TASKS)

@@ -6,8 +6,9 @@ widget (docs/assets/javascripts/learned/) fetches it from there: the page's own 
 
 An exported model is `qkv.learning.saved.model_data` of the committed model (seed 0, the seed the
 page shows) without its training-time ``check``, every weight rounded to `DECIMALS[task]` decimal
-places (gzip: about 11 KB and 31 KB instead of 49 KB and 90 KB at full precision); `load_model` reads it
-back as it is, so numpy and the browser compute on the same weights. `sentences` adds what the widget
+places and written as the integer w · 10^decimals (gzip: about 10 KB and 28 KB instead of 49 KB and 90 KB
+at full precision). `exported_model` and the browser (model.js `decoded`) both divide each integer by
+10^decimals, a correctly rounded IEEE division: numpy and the browser compute on the same weights. `sentences` adds what the widget
 builds a sentence from: the task's frames and word lists, and what is held out of training.
 """
 
@@ -44,11 +45,9 @@ def file_name(task: str) -> str:
     return f"learned-model-{task}.json"
 
 
-def _rounded(values: Any, decimals: int) -> Any:
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim == 1:
-        return [float(f"{x:.{decimals}f}") + 0.0 for x in array.ravel()]  # + 0.0: no "-0.0" in the file
-    return [_rounded(row, decimals) for row in array]
+def _scaled(values: Any, decimals: int) -> Any:
+    """`values` rounded to `decimals` places, as the integers value · 10^decimals (nested lists)."""
+    return np.rint(np.asarray(values, dtype=np.float64) * 10**decimals).astype(np.int64).tolist()
 
 
 def _sentences(task: str) -> dict[str, Any]:
@@ -78,24 +77,28 @@ def _sentences(task: str) -> dict[str, Any]:
 
 
 def export(results_dir: Path, task: str) -> dict[str, Any]:
-    """The committed model of `task` as the browser reads it: `model_data` with rounded weights and without
+    """The committed model of `task` as the browser reads it: `model_data` with its weights as integers (and
+    their ``decimals``), without
     ``check`` (the probes the training run verified; the widget does not read them), and `sentences`."""
     if task not in TASKS:
         raise ValueError(f"no learned model {task!r}: the tasks are {', '.join(TASKS)}")
     data: dict[str, Any] = json.loads(committed_path(results_dir, task).read_text(encoding="utf-8"))
     data.pop("check", None)
-    data["parameters"] = {name: _rounded(value, DECIMALS[task]) for name, value in data["parameters"].items()}
+    data["decimals"] = DECIMALS[task]
+    data["parameters"] = {name: _scaled(value, DECIMALS[task]) for name, value in data["parameters"].items()}
     data["sentences"] = _sentences(task)
     return data
 
 
 def exported_model(data: dict[str, Any]) -> CoreferenceModel:
-    """The exported model as numpy computes with it (the weights the browser has)."""
-    return load_model(data)
+    """The exported model as numpy computes with it (the weights the browser has: each integer / 10^decimals)."""
+    scale = 10 ** data["decimals"]
+    return load_model({**data, "parameters": {name: np.asarray(value, dtype=np.float64) / scale
+                                              for name, value in data["parameters"].items()}})
 
 
 def text(data: dict[str, Any]) -> str:
-    """The exported JSON, compact (the shortest decimal of every rounded weight)."""
+    """The exported JSON, compact."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
