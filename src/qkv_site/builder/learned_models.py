@@ -8,8 +8,9 @@ An exported model is `qkv.learning.saved.model_data` of the committed model (see
 page shows) without its training-time ``check``, every weight rounded to `DECIMALS[task]` decimal
 places and written as the integer w · 10^decimals (gzip: about 10 KB and 28 KB instead of 49 KB and 90 KB
 at full precision). `exported_model` and the browser (model.js `decoded`) both divide each integer by
-10^decimals, a correctly rounded IEEE division: numpy and the browser compute on the same weights. `sentences` adds what the widget
-builds a sentence from: the task's frames and word lists, and what is held out of training.
+10^decimals, a correctly rounded IEEE division: numpy and the browser compute on the same weights.
+`sentences` adds what the widget builds a sentence from: the task's frames and word lists, and what is
+held out of training.
 """
 
 from __future__ import annotations
