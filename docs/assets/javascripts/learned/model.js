@@ -6,6 +6,17 @@ import { matmul, softmaxRow, transpose } from "../playground/attention.js";
 
 const PAD = "<pad>";
 
+/**
+ * The model as the page's file holds it (every weight an integer, w · 10^decimals) with its weights as
+ * numbers: each integer / 10^decimals, the division numpy does (learned_models.exported_model).
+ */
+export function decoded(file) {
+  const scale = 10 ** file.decimals;
+  const divide = (x) => (Array.isArray(x) ? x.map(divide) : x / scale);
+  const parameters = Object.fromEntries(Object.entries(file.parameters).map(([name, w]) => [name, divide(w)]));
+  return { ...file, parameters };
+}
+
 /** The sentence's words as qkv.learning reads them: lower-case, punctuation [.,;:!?] taken out. */
 export function tokens(sentence) {
   return sentence.toLowerCase().replace(/[.,;:!?]/g, " ").split(/\s+/).filter(Boolean);

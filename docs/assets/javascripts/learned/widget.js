@@ -3,7 +3,7 @@
 // module only on a page that has one). The model is the page's own file, learned-model-<task>.json
 // (qkv_site.builder.learned_models); the math is model.js. The sentence and the removed edge live in the
 // query (?coreference=…&coreference-cut=5&coreference-layers=1,2), so a shared link restores them.
-import { heldout, matchFrame, resolve, rolloutWeights, run, sentenceOf, tokens } from "./model.js";
+import { decoded, heldout, matchFrame, resolve, rolloutWeights, run, sentenceOf, tokens } from "./model.js";
 
 const STRINGS = {
   zh: {
@@ -79,7 +79,7 @@ class LearnedWidget {
     root.replaceChildren(el("p", { className: "qkv-lw-note", textContent: this.t.loading }));
     fetch(`learned-model-${this.task}.json`)
       .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.json(); })
-      .then((model) => this.start(model), () => root.replaceChildren(el("p", { className: "qkv-lw-note", textContent: this.t.failed })));
+      .then((file) => this.start(decoded(file)), () => root.replaceChildren(el("p", { className: "qkv-lw-note", textContent: this.t.failed })));
   }
 
   // ---- the address: ?<task>=<sentence>&<task>-cut=<word index>&<task>-layers=1,2 ----
