@@ -141,11 +141,10 @@ def test_overflowing_scores_are_refused() -> None:
 
 
 def test_overflow_hidden_by_the_mask_is_computed() -> None:
-    """Key 4's score overflows, but the mask hides it: the checked path computes the rest, as plain_attention."""
+    """Key 4's score overflows, but the mask hides it: computed from the other keys, as plain_attention does."""
     q, k, v = overflowing_key_4()
     mask = np.ones(300, bool)
     mask[4] = False
-    assert decode_output(unchecked(q, k, v, mask=mask, scale=1.0)) is None
     expected = plain_attention(q, k, v, mask=mask, scale=1.0).output
     np.testing.assert_allclose(attention_output(q, k, v, mask=mask, scale=1.0), expected, rtol=2e-6, atol=2e-6)
 

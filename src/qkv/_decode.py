@@ -6,12 +6,13 @@ qkv/_inputs.py (no NaN or inf; the sizes behind the score bound) read them once 
 times as long as the attention. Here q·kᵀ and weights·v are one matrix product each over every head,
 softmax subtracts each row's maximum (its n_k scores are few), and the checks come from what is computed:
 
-- A NaN or inf in k gives a NaN or inf score in every query row whose entry it meets is not 0. When no
-  entry of the queries that are multiplied is 0, the scores (looked at before a mask hides any) are finite
-  only if k is.
+- A NaN or inf in k gives a NaN or inf score in every query row whose entry it meets is not 0: a NaN or
+  +inf shows in the row's maximum, a -inf as a weight of 0.
 - A NaN or inf in v gives a NaN or inf output wherever its weight is not 0 (0·inf is NaN too, but a BLAS
-  may skip a multiplier of 0). When no weight is 0, the output is finite only if v is.
-- Otherwise (a query entry of 0; a masked key, or a weight that underflowed to 0) k or v is checked whole.
+  may skip a multiplier of 0).
+- So when no entry of the queries multiplied is 0, no weight is 0, and the row maxima and the output are
+  finite, k and v are. Otherwise (a query entry of 0; a masked key, a weight that underflowed, a score of
+  -inf) k, or k and v, are checked whole.
 - float16 k and v are widened to float32 a block of keys at a time, each block checked as it is widened.
 
 Where anything is not finite (a NaN or inf in the inputs, scores or sums that overflowed), `decode_output`
@@ -35,10 +36,12 @@ FLOAT16_BLOCK = 1 << 19  # float16: numbers of k or v widened at a time, over ev
 def applies(inputs: AttentionInputs) -> bool:
     """Whether `decode_output` takes these (unchecked) inputs: few query rows, no causal mask, nothing empty,
     and a mask, if any, without batch dims beyond q's and k's."""
+    if not (0 < inputs.n_q <= DECODE_ROWS and not inputs.is_causal and inputs.q.size > 0 and inputs.v.size > 0):
+        return False
+    if inputs.mask is None:
+        return True
     scores_batch = np.broadcast_shapes(inputs.q.shape[:-2], inputs.k.shape[:-2])
-    mask_batch = scores_batch if inputs.mask is None else inputs.mask.shape[:-2]
-    return (0 < inputs.n_q <= DECODE_ROWS and not inputs.is_causal and inputs.q.size > 0 and inputs.v.size > 0
-            and np.broadcast_shapes(scores_batch, mask_batch) == scores_batch)
+    return np.broadcast_shapes(scores_batch, inputs.mask.shape[:-2]) == scores_batch
 
 
 def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
@@ -51,18 +54,28 @@ def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
         if inputs.scale <= 1:  # a scale > 1 goes on the scores: q·scale may overflow where q·kᵀ·scale does not
             queries *= inputs.scale
         scores = _scores(queries, inputs)  # (..., n_q, n_k)
-        if scores is None or not np.isfinite(scores).all():
+        sums = None if scores is None else _exp_rows(scores, inputs.mask)  # scores -> exp(score - row maximum)
+        if sums is None:
             return None
-        if inputs.dtype != np.float16 and not queries.all() and not np.isfinite(inputs.k).all():
-            return None  # a 0 in the queries may have hidden a NaN or inf of k
-        sums = _exp_rows(scores, inputs.mask)  # (..., n_q, 1); the scores are now exp(score - row maximum)
         output = _weighted_values(scores, inputs)  # (..., n_q, d_v)
-        if output is None or not np.isfinite(output).all():
+        if output is None or not np.isfinite(output).all() or not _unseen_finite(queries, scores, inputs):
             return None
-        if inputs.dtype != np.float16 and not scores.all() and not np.isfinite(inputs.v).all():
-            return None  # a weight of 0 may have hidden a NaN or inf of v
         output *= 1.0 / sums
         return output.astype(inputs.dtype, copy=False)
+
+
+def _unseen_finite(queries: np.ndarray, weights: np.ndarray, inputs: AttentionInputs) -> bool:
+    """Whether k and v are finite where the finite row maxima and output need not have shown it.
+
+    A NaN or inf in k makes a row's maximum NaN or inf, or (-inf) a weight of 0, unless the query entry
+    it meets is 0; one in v makes the output NaN or inf unless its weight is 0. float16 blocks were
+    checked as they were widened.
+    """
+    if inputs.dtype == np.float16 or weights.all() and queries.all():
+        return True
+    if not weights.all():  # a masked key, an exp that underflowed, or a score of -inf: looked at whole
+        return bool(np.isfinite(inputs.k).all() and np.isfinite(inputs.v).all())
+    return bool(np.isfinite(inputs.k).all())
 
 
 def _scores(queries: np.ndarray, inputs: AttentionInputs) -> np.ndarray | None:
@@ -81,11 +94,15 @@ def _scores(queries: np.ndarray, inputs: AttentionInputs) -> np.ndarray | None:
     return scores
 
 
-def _exp_rows(scores: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
-    """exp(scores - row maximum) in place, masked keys 0; each row's sum (..., n_q, 1), at least 1."""
+def _exp_rows(scores: np.ndarray, mask: np.ndarray | None) -> np.ndarray | None:
+    """exp(scores - row maximum) in place, masked keys 0; each row's sum (..., n_q, 1), at least 1. None where
+    a row's maximum is NaN or inf (a NaN anywhere in a row is its maximum)."""
     if mask is not None:
         np.copyto(scores, -np.inf, where=~mask)  # mask (..., n_q or 1, n_k); every row keeps a key (checked)
-    scores -= scores.max(axis=-1, keepdims=True)
+    row_max = scores.max(axis=-1, keepdims=True)  # (..., n_q, 1)
+    if not np.isfinite(row_max).all():
+        return None
+    scores -= row_max
     np.exp(scores, out=scores)
     sums: np.ndarray = scores.sum(axis=-1, keepdims=True)
     return sums
