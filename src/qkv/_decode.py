@@ -45,8 +45,8 @@ def applies(inputs: AttentionInputs) -> bool:
 
 
 def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
-    """softmax(q·kᵀ·scale)·v of unchecked inputs, shape (..., n_q, d_v) in inputs.dtype; None where anything
-    (inputs, scores, output) is not finite."""
+    """softmax(q·kᵀ·scale)·v of unchecked inputs, shape (..., n_q, d_v) in inputs.dtype, finite; None where anything
+    (inputs, scores, output) is not."""
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # anything not finite: None, below
         queries = inputs.q.astype(inputs.work_dtype)  # (..., n_q, d_k): a few rows, checked whole
         if not np.isfinite(queries).all():
@@ -54,14 +54,17 @@ def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
         if inputs.scale <= 1:  # a scale > 1 goes on the scores: q·scale may overflow where q·kᵀ·scale does not
             queries *= inputs.scale
         scores = _scores(queries, inputs)  # (..., n_q, n_k)
-        sums = None if scores is None else _exp_rows(scores, inputs.mask)  # scores -> exp(score - row maximum)
-        if sums is None:
+        if scores is None:
             return None
+        sums = _exp_rows(scores, inputs.mask)  # (..., n_q, 1); the scores become exp(score - row maximum)
         output = _weighted_values(scores, inputs)  # (..., n_q, d_v)
-        if output is None or not np.isfinite(output).all() or not _unseen_finite(queries, scores, inputs):
+        if output is None:
             return None
-        output *= 1.0 / sums
-        return output.astype(inputs.dtype, copy=False)
+        output *= 1.0 / sums  # NaN in every row whose maximum was NaN or inf
+        output = output.astype(inputs.dtype, copy=False)
+        if not np.isfinite(output).all() or not _unseen_finite(queries, scores, inputs):
+            return None
+        return output
 
 
 def _unseen_finite(queries: np.ndarray, weights: np.ndarray, inputs: AttentionInputs) -> bool:
@@ -94,15 +97,12 @@ def _scores(queries: np.ndarray, inputs: AttentionInputs) -> np.ndarray | None:
     return scores
 
 
-def _exp_rows(scores: np.ndarray, mask: np.ndarray | None) -> np.ndarray | None:
-    """exp(scores - row maximum) in place, masked keys 0; each row's sum (..., n_q, 1), at least 1. None where
-    a row's maximum is NaN or inf (a NaN anywhere in a row is its maximum)."""
+def _exp_rows(scores: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
+    """exp(scores - row maximum) in place, masked keys 0; each row's sum (..., n_q, 1), at least 1. A row whose
+    maximum is NaN or inf (a NaN anywhere in a row is its maximum) becomes NaN, and so does its sum."""
     if mask is not None:
         np.copyto(scores, -np.inf, where=~mask)  # mask (..., n_q or 1, n_k); every row keeps a key (checked)
-    row_max = scores.max(axis=-1, keepdims=True)  # (..., n_q, 1)
-    if not np.isfinite(row_max).all():
-        return None
-    scores -= row_max
+    scores -= scores.max(axis=-1, keepdims=True)  # (..., n_q, 1)
     np.exp(scores, out=scores)
     sums: np.ndarray = scores.sum(axis=-1, keepdims=True)
     return sums

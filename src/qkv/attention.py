@@ -147,8 +147,9 @@ def attention_output(
     """
     inputs = unchecked_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
     output = decode.decode_output(inputs) if decode.applies(inputs) else None  # a few queries: qkv/_decode.py
-    if output is None:
-        output = _checked_output(checked_values(inputs))
+    if output is not None:
+        return output  # finite
+    output = _checked_output(checked_values(inputs))
     check_computed_finite(output, "weights·v")
     return output
 
