@@ -74,15 +74,16 @@ def _unseen_finite(queries: np.ndarray, weights: np.ndarray, inputs: AttentionIn
     it meets is 0; one in v makes the output NaN or inf unless its weight is 0. float16 blocks were
     checked as they were widened.
     """
-    if inputs.dtype == np.float16 or weights.all() and queries.all():
+    if inputs.dtype == np.float16:
         return True
-    if not weights.all():  # a masked key, an exp that underflowed, or a score of -inf: looked at whole
-        return bool(np.isfinite(inputs.k).all() and np.isfinite(inputs.v).all())
-    return bool(np.isfinite(inputs.k).all())
+    every_weight = bool(weights.all())  # else a masked key, an exp that underflowed, or a score of -inf
+    k_shown = every_weight and bool(queries.all())
+    return (k_shown or bool(np.isfinite(inputs.k).all())) and (every_weight or bool(np.isfinite(inputs.v).all()))
 
 
 def _scores(queries: np.ndarray, inputs: AttentionInputs) -> np.ndarray | None:
     """q·kᵀ·scale (..., n_q, n_k) in the work dtype; None for a float16 k holding inf or NaN."""
+    scores: np.ndarray
     if inputs.dtype != np.float16:
         scores = queries @ np.swapaxes(inputs.k, -1, -2)  # (..., n_q, d_k) @ (..., d_k, n_k)
     else:

@@ -8,9 +8,9 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from qkv import _decode as decode
 from qkv import _output_blocks as output_blocks
 from qkv._checks import as_matrices, broadcast_batch_shape, check_computed_finite, check_not_empty, check_same_d_k, check_scale
-from qkv import _decode as decode
 from qkv._inputs import AttentionInputs, attention_inputs, checked_values, restore_v_scale, unchecked_inputs
 from qkv._kernel import attention_kernel
 from qkv.masks import causal_mask
