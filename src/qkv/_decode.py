@@ -28,6 +28,7 @@ import numpy as np
 
 from qkv._float16 import widen_if_finite
 from qkv._inputs import AttentionInputs
+from qkv._threads import one_blas_thread
 
 DECODE_ROWS = 16  # query rows at most: the scores, n_q·n_k, stay small beside k and v, d·n_k each
 FLOAT16_BLOCK = 1 << 19  # float16: numbers of k or v widened at a time, over every head (2 MiB of float32)
@@ -47,7 +48,9 @@ def applies(inputs: AttentionInputs) -> bool:
 def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
     """softmax(q·kᵀ·scale)·v of unchecked inputs, shape (..., n_q, d_v) in inputs.dtype, finite; None where anything
     (inputs, scores, output) is not."""
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # anything not finite: None, below
+    # OpenBLAS on one thread: a product of one row is limited by memory, not arithmetic, and its second thread
+    # cost up to 13× the time where the other core was busy (n_k = 32,768); anything not finite: None, below
+    with one_blas_thread(), np.errstate(over="ignore", under="ignore", invalid="ignore"):
         queries = inputs.q.astype(inputs.work_dtype)  # (..., n_q, d_k): a few rows, checked whole
         if not np.isfinite(queries).all():
             return None
