@@ -27,7 +27,7 @@ from _common import median, parser, table
 from qkv import attention_output
 from qkv._inputs import attention_inputs
 from qkv._output_blocks import KEYS, ROWS, applies
-from qkv._threads import _one_blas_thread
+from qkv._threads import one_blas_thread
 
 D, HEADS = 64, 8
 NS, QUICK_NS = [512, 1024, 2048, 4096], [256]
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         inputs = checks()
         before = {"checks": checks, "bound and v": lambda inputs=inputs: applies(inputs)}
         before_times = {name: median([timed(f) for _ in range(10 * repeats)]) for name, f in before.items()}
-        with _one_blas_thread():
+        with one_blas_thread():
             parts = steps(q, k, v)
             for part in parts.values():
                 part()  # warm: the buffers touched, BLAS's code paths loaded

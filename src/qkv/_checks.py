@@ -18,11 +18,14 @@ from qkv._float16 import float16_is_inf_or_nan
 
 # dtype kinds we accept as numbers: bool, signed int, unsigned int, float.
 _NUMERIC_KINDS = "biuf"
+_FLOATS = (np.float16, np.float32, np.float64, np.longdouble)
 _BFLOAT16 = "{name} is bfloat16, which qkv does not support (numpy has no bfloat16); convert it to float32 first"
 
 
 def as_float_array(value: Any, name: str) -> np.ndarray:
     """`value` as a float array: float inputs keep their dtype, bools/ints (and lists of them) become float64."""
+    if type(value) is np.ndarray and value.dtype.type in _FLOATS:  # the common case, at once
+        return value
     if isinstance(value, np.ma.MaskedArray):
         # np.asarray would silently drop the mask and use the hidden entries as data.
         raise TypeError(
@@ -84,8 +87,11 @@ def float_matrices(layout: str, named: dict[str, Any], finite: bool) -> list[np.
 
 def broadcast_batch_shape(**named: np.ndarray) -> tuple[int, ...]:
     """The broadcast of the leading (batch/head) dimensions, i.e. everything but the last two axes."""
+    batches = {array.shape[:-2] for array in named.values()}
+    if len(batches) == 1:  # all the same (the common case): nothing to broadcast
+        return batches.pop()
     try:
-        return np.broadcast_shapes(*(array.shape[:-2] for array in named.values()))
+        return np.broadcast_shapes(*batches)
     except ValueError:
         shapes = ", ".join(f"{name}.shape={array.shape}" for name, array in named.items())
         raise ValueError(f"the leading (batch) dimensions do not broadcast: {shapes}") from None

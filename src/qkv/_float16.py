@@ -49,6 +49,7 @@ def weights_to_float16(weights: np.ndarray, out: np.ndarray) -> None:
 
 _SIGN_BIT = np.uint32(0x8000)
 _TWO_TO_112 = np.float32(2.0**112)  # 2^(127 - 15): from float16's exponent bias to float32's
+_INF_BITS = np.uint32(0x7C00)  # float16's inf; above it, NaN
 
 
 def float16_to_float32(array: np.ndarray) -> np.ndarray:
@@ -74,6 +75,29 @@ def float16_to_float32(array: np.ndarray) -> np.ndarray:
     sign <<= 16
     bits |= sign
     return widened
+
+
+def widen_if_finite(array: np.ndarray, out: np.ndarray) -> bool:
+    """out[...] = a float16 array widened to float32, exactly, as `float16_to_float32` does; False (and `out` not
+    filled) when the array holds inf or NaN. One pass more than the widening: the largest |x|'s bits.
+
+    >>> out = np.empty(2, np.float32)
+    >>> widen_if_finite(np.array([-2.5, 65504.0], np.float16), out), out
+    (True, array([-2.5000e+00,  6.5504e+04], dtype=float32))
+    >>> widen_if_finite(np.array([1.0, np.inf], np.float16), out)
+    False
+    """
+    bits = out.view(np.uint32)  # same shape as array
+    np.copyto(bits, array.view(np.uint16), casting="unsafe")
+    sign = bits & _SIGN_BIT
+    bits ^= sign  # the 15 bits of exponent and mantissa
+    if bits.max(initial=0) >= _INF_BITS:  # all five exponent bits set: inf or NaN
+        return False
+    bits <<= 13
+    out *= _TWO_TO_112
+    sign <<= 16
+    bits |= sign
+    return True
 
 
 def float16_is_inf_or_nan(array: np.ndarray) -> np.ndarray:

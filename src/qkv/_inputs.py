@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -15,7 +15,8 @@ from qkv._magnitudes import magnitudes
 
 @dataclass(frozen=True)
 class AttentionInputs:
-    """q, k, v in the dtype the arithmetic runs in, and the options, all checked."""
+    """q, k, v in the dtype the arithmetic runs in, and the options, all checked (`unchecked_inputs`: q, k, v
+    as given, their values not yet checked)."""
 
     q: np.ndarray  # (..., n_q, d_k), in work_dtype
     k: np.ndarray  # (..., n_k, d_k), in work_dtype; K/V heads already repeated for grouped-query attention
@@ -107,10 +108,16 @@ def attention_inputs(
     q: Any, k: Any, v: Any, *, mask: Any, scale: Any, is_causal: Any, enable_gqa: Any
 ) -> AttentionInputs:
     """Check and convert everything an attention call gets, once, in the order a reader would."""
-    q, k, v = float_matrices("(..., n, d)", {"q": q, "k": k, "v": v}, finite=False)  # NaN and inf: found below
-    for array, name in ((q, "q"), (k, "k"), (v, "v")):
-        if array.dtype == np.float16:  # before widening, which takes every float16 to be finite
-            check_finite(array, name)
+    inputs = unchecked_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
+    return checked_values(inputs)
+
+
+def unchecked_inputs(
+    q: Any, k: Any, v: Any, *, mask: Any, scale: Any, is_causal: Any, enable_gqa: Any
+) -> AttentionInputs:
+    """The shapes, the mask and the options checked; q, k, v in their dtype (float16 not widened), their values
+    not yet looked at (`checked_values` does; `attention_output`'s decode path finds NaN and inf as it computes)."""
+    q, k, v = float_matrices("(..., n, d)", {"q": q, "k": k, "v": v}, finite=False)  # NaN and inf: found later
     check_same_d_k(q, k)
     if k.shape[-2] != v.shape[-2]:  # every key needs exactly one value
         raise ValueError(
@@ -130,17 +137,27 @@ def attention_inputs(
             raise ValueError("pass either mask= or is_causal=True, not both (as in PyTorch)")
         mask = check_mask(mask, batch_shape + (n_q, n_k))
     scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else check_scale(scale)
-    dtype = q.dtype
-    work_dtype = np.promote_types(dtype, np.float32)  # float16 -> float32; float32/float64 unchanged
-    q, k, v = (float16_to_float32(array) if dtype == np.float16 else array for array in (q, k, v))
+    work_dtype = np.promote_types(q.dtype, np.float32)  # float16 -> float32; float32/float64 unchanged
+    return AttentionInputs(q, k, v, mask, is_causal, scale, batch_shape, q.dtype, work_dtype)
+
+
+def checked_values(inputs: AttentionInputs) -> AttentionInputs:
+    """No NaN or inf in q, k, v (else a ValueError naming the first); float16 widened to float32; v shrunk if
+    huge; and the sizes `attention_output`'s key-block path needs, all found in one pass over each array."""
+    q, k, v = inputs.q, inputs.k, inputs.v
+    if inputs.dtype == np.float16:
+        for array, name in ((q, "q"), (k, "k"), (v, "v")):
+            check_finite(array, name)  # before widening, which takes every float16 to be finite
+        q, k, v = (float16_to_float32(array) for array in (q, k, v))
     sizes = {}
     for array, name in ((q, "q"), (k, "k"), (v, "v")):
         sizes[name] = magnitudes(array, smallest=name == "v")  # one pass over each: NaN/inf, and what attention_output needs
         if not sizes[name].finite:
             check_finite(array, name)  # names the first NaN or inf
     v, v_scale = _shrink_huge_values(v, sizes["v"].largest)
-    return AttentionInputs(q, k, v, mask, is_causal, scale, batch_shape, dtype, work_dtype, v_scale,
-                           sizes["q"].longest_row, sizes["k"].longest_row, sizes["v"].largest, sizes["v"].smallest_nonzero)
+    return replace(inputs, q=q, k=k, v=v, v_scale=v_scale, q_longest=sizes["q"].longest_row,
+                   k_longest=sizes["k"].longest_row, v_largest=sizes["v"].largest,
+                   v_smallest_nonzero=sizes["v"].smallest_nonzero)
 
 
 # Each output row is a convex combination of the rows of v, so it lies within v's range; but the

@@ -91,7 +91,7 @@ def _cores() -> int:
 
 
 @contextmanager
-def _one_blas_thread() -> Iterator[bool]:
+def one_blas_thread() -> Iterator[bool]:
     """OpenBLAS on one thread inside the block (True), or nothing changed (False)."""
     if _openblas is None or not _lock.acquire(blocking=False):
         yield False
@@ -117,7 +117,7 @@ def run_blocks(tasks: Sequence[Task], run: Callable[[Task], None], scores: int) 
     """
     global _pool
     if len(tasks) > 1 and scores >= MIN_SCORES and _cores() >= THREADS:
-        with _one_blas_thread() as ready:
+        with one_blas_thread() as ready:
             if ready:
                 if _pool is None:
                     _pool = ThreadPoolExecutor(max_workers=THREADS - 1, thread_name_prefix="qkv")

@@ -8,9 +8,10 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
+from qkv import _decode as decode
 from qkv import _output_blocks as output_blocks
 from qkv._checks import as_matrices, broadcast_batch_shape, check_computed_finite, check_not_empty, check_same_d_k, check_scale
-from qkv._inputs import attention_inputs, restore_v_scale
+from qkv._inputs import AttentionInputs, attention_inputs, checked_values, restore_v_scale, unchecked_inputs
 from qkv._kernel import attention_kernel
 from qkv.masks import causal_mask
 from qkv.softmax import softmax
@@ -133,7 +134,9 @@ def attention_output(
     array is made (unless v has batch dimensions that q and k do not: then the weights are made
     first and multiplied after). When every score is known to lie within ±30 (from the lengths of
     the longest query and key), the keys are taken in blocks too and exp needs no row maximum
-    (qkv/_output_blocks.py). Call this when only the output is needed: it is what a model runs.
+    (qkv/_output_blocks.py). At decode (at most 16 query rows, no causal mask) q·kᵀ and weights·v are each one
+    product over every head, and NaN, inf and overflow are found in what they compute (qkv/_decode.py).
+    Call this when only the output is needed: it is what a model runs.
 
     >>> q = [[2, 0, 1], [0, 2, 1]]
     >>> k = [[1, 1, 0], [0, 1, 1]]
@@ -142,12 +145,21 @@ def attention_output(
     array([[0.64, 0.36, 0.64],
            [0.36, 0.64, 0.36]])
     """
-    inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
+    inputs = unchecked_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
+    output = decode.decode_output(inputs) if decode.applies(inputs) else None  # a few queries: qkv/_decode.py
+    if output is not None:
+        return output  # finite
+    output = _checked_output(checked_values(inputs))
+    check_computed_finite(output, "weights·v")
+    return output
+
+
+def _checked_output(inputs: AttentionInputs) -> np.ndarray:
+    """`attention_output` of inputs whose values are checked, shape (..., n_q, d_v)."""
     if output_blocks.applies(inputs):  # every score within ±30: keys in blocks, no row maximum (qkv/_output_blocks.py)
         output = output_blocks.output_in_key_blocks(inputs)  # (..., n_q, d_v)
     else:
         output, _ = attention_kernel(inputs, keep_weights=False)  # (..., n_q, d_v)
-    check_computed_finite(output, "weights·v")
     return output
 
 
