@@ -42,6 +42,13 @@ READY_JS = """async () => {
   if (await Promise.race([document.fonts.ready, limit(60000)]) === "timeout") {
     throw new Error(`${location.href}: document.fonts.ready not settled after 60 s`);
   }
+  // the page's own widgets (the playground, the learned model) are imported after load: wait until each has drawn itself
+  const unready = () => document.querySelectorAll(":is(.qkv-playground, .qkv-learned-widget):not([data-qkv-ready])").length;
+  const start = performance.now();
+  while (unready()) {
+    if (performance.now() - start > 60000) throw new Error(`${location.href}: ${unready()} widget(s) not drawn after 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }"""
 
 
