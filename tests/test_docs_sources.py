@@ -1,4 +1,4 @@
-"""The page sources: every reader-visible code block is collected and run, and no result is typed by hand."""
+"""The page sources: every Python block a reader sees is run by pytest-codeblocks, and no result is typed by hand."""
 
 from __future__ import annotations
 
@@ -8,12 +8,16 @@ from pathlib import Path
 import pytest
 
 import numpy as np
-from pytest_codeblocks import extract_from_file
 
-from conftest import DOCS, ROOT, build_site
+from conftest import DOCS, LANGUAGES, ROOT, build_site
 from qkv.examples import worked_example
 from qkv_site.content.formatting import number
-from qkv_site.markdown_source import read
+from qkv_site.markdown_source import parse, read
+from qkv_site.project import Project
+from site_pages import rendered
+
+DOCS_SRC = ROOT / "docs_src"
+
 
 def fenced_blocks(path: Path) -> list[tuple[str, str]]:
     """Every fenced block of a Markdown file as (info string, body)."""
@@ -29,16 +33,41 @@ def markdown_pages() -> list[Path]:
     return sorted(DOCS.rglob("*.md"))
 
 
-def test_pytest_codeblocks_collects_every_python_block_a_reader_sees() -> None:
-    shown = collected = 0
+def test_pytest_codeblocks_runs_every_python_block_the_pages_show(request: pytest.FixtureRequest, project: Project) -> None:
+    # What pytest collects for each page with --codeblocks on (pytest-codeblocks' hook and tests/page_codeblocks.py's),
+    # against the Python fences of the page as the build makes it: its named values filled in, then its programs
+    # included by pymdownx.snippets, read by the site's own parser (qkv_site.markdown_source), not pytest-codeblocks'.
+    from page_codeblocks import PageTestBlock, expand, site
+
+    snippets = site(project.config_file).snippets
+    run_total = shown_total = 0
     for page in markdown_pages():
-        visible = [info for info, _ in fenced_blocks(page) if re.match(r"^(python|py|pycon)\b", info) and "exec=" not in info]
-        shown += len(visible)
-        collected += sum(block.syntax == "python" for block in extract_from_file(page))
-        assert len(visible) == sum(block.syntax == "python" for block in extract_from_file(page)), (
-            f"{page.relative_to(ROOT)}: a python block has an info string pytest-codeblocks skips: {visible}"
-        )
-    assert collected == shown, f"pytest-codeblocks collects {collected} python blocks, the pages show {shown}"
+        lang = page.parent.name
+        collectors = request.config.hook.pytest_collect_file(file_path=page, parent=request.session)
+        items = [item for collector in collectors for item in collector.collect()]
+        run = [item for item in items if isinstance(item, PageTestBlock) and not any(item.iter_markers())]
+        shown = [fence for fence in parse(expand(rendered(page.name, lang, project), snippets)).fences if fence.language in ("python", "py")]
+        where = page.relative_to(ROOT)
+        assert len(run) >= len(shown), f"{where}: pytest-codeblocks runs {len(run)} Python blocks, the page shows {len(shown)}"
+        codes = [item.obj.code for item in run]
+        assert all(fence.body in codes for fence in shown), f"{where}: a Python block the page shows is not among those pytest-codeblocks runs"
+        for item in run:  # the output a reader sees under a block is compared with what the block prints
+            assert item.build_run is not None or item.obj.expected_output is not None or "print(" not in item.obj.code, (
+                f"{where} {item.name}: prints, and the page shows no output to compare it with")
+        run_total += len(run)
+        shown_total += len(shown)
+    assert run_total >= shown_total >= 2 * len(list(DOCS_SRC.rglob("*.py"))), f"pytest-codeblocks runs {run_total} Python blocks, the pages show {shown_total}"
+
+
+def test_both_languages_show_every_program_and_only_existing_ones() -> None:
+    from pymdownx.snippets import SnippetPreprocessor
+
+    programs = {str(path.relative_to(DOCS_SRC)) for path in DOCS_SRC.rglob("*.py")}
+    assert programs, "docs_src/ holds no program"
+    for lang in LANGUAGES:
+        lines = [line for page in (DOCS / lang).glob("*.md") for fence in read(page).fences for line in fence.body.splitlines()]
+        included = {found["snippet"].strip("\"'") for line in lines if (found := SnippetPreprocessor.RE_ALL_SNIPPETS.match(line))}
+        assert included == programs, f"docs/{lang}: shown {sorted(included)}, in docs_src {sorted(programs)}"
 
 
 def test_a_page_in_prose_runs_only_programs_from_docs_src() -> None:
@@ -51,13 +80,6 @@ def test_a_page_in_prose_runs_only_programs_from_docs_src() -> None:
             if info.startswith("python") and "exec=" in info:
                 lines = [line.strip() for line in body.strip().splitlines()]
                 assert len(lines) == 1 and lines[0].startswith('--8<-- "'), f"{page.relative_to(ROOT)}: inline code {lines[:3]}"
-
-
-def test_every_python_block_with_output_declares_its_expected_output() -> None:
-    for page in markdown_pages():
-        for block in extract_from_file(page):
-            if block.syntax == "python" and "print(" in block.code:
-                assert block.expected_output is not None, f"{page.relative_to(ROOT)} line {block.lineno}: prints but shows no expected output"
 
 
 def test_no_result_matrix_is_typed_by_hand() -> None:
