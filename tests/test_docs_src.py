@@ -1,57 +1,30 @@
-"""The programs the pages show (docs_src/<page>/<name>.py): each runs, each is shown by both languages,
-and what it computes agrees with the named values the page's prose prints (qkv_site.pages)."""
+"""The named values the pages' prose prints agree with what the programs the pages show compute
+(docs_src/<page>/<name>.py), and with what the site's other tables are made from. pytest-codeblocks runs every
+program as each page shows it and compares what it prints with the output under it (tests/page_codeblocks.py);
+the checks here read the variables a program leaves as well as what it prints."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
-import runpy
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pytest
+from pytest_codeblocks.main import stdout_io
 
 from conftest import DOCS, LANGUAGES, ROOT
 from qkv_site.project import Project
 from site_pages import rendered
 
 DOCS_SRC = ROOT / "docs_src"
-PROGRAMS = sorted(DOCS_SRC.rglob("*.py"))
-INCLUDE = re.compile(r'^\s*--8<--\s+"([^"]+)"\s*$', re.MULTILINE)
 
 
 def run(program: Path) -> tuple[dict[str, Any], str]:
-    """Run a program as the page does; return its variables and what it printed."""
-    printed = io.StringIO()
-    options = np.get_printoptions()
-    with contextlib.redirect_stdout(printed):
-        variables = runpy.run_path(str(program), run_name="__main__")
-    # The build runs every program in one process: a program that changed numpy's printing would
-    # change what the programs after it print.
-    assert np.get_printoptions() == options, f"{program.relative_to(ROOT)} changes numpy's print options for the programs after it"
+    """A program's variables and what it printed, run as pytest-codeblocks runs a block: its code executed in
+    fresh globals, its output caught by pytest-codeblocks' own `stdout_io`."""
+    variables: dict[str, Any] = {"__MODULE__": "__main__"}
+    with stdout_io() as printed:
+        exec(compile(program.read_text(encoding="utf-8"), str(program), "exec"), variables)
     return variables, printed.getvalue()
-
-
-def included(lang: str) -> set[str]:
-    return {name for page in (DOCS / lang).glob("*.md") for name in INCLUDE.findall(page.read_text(encoding="utf-8"))}
-
-
-def test_there_are_programs() -> None:
-    assert len(PROGRAMS) >= 4
-
-
-@pytest.mark.parametrize("program", PROGRAMS, ids=[str(p.relative_to(DOCS_SRC)) for p in PROGRAMS])
-def test_each_program_runs_and_prints(program: Path) -> None:
-    _, printed = run(program)
-    assert printed.strip(), f"{program.relative_to(ROOT)} prints nothing: the page would show an empty result"
-
-
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_both_languages_show_every_program_and_only_existing_ones(lang: str) -> None:
-    names = {str(p.relative_to(DOCS_SRC)) for p in PROGRAMS}
-    assert included(lang) == names, f"docs/{lang}: shown {sorted(included(lang))}, in docs_src {sorted(names)}"
 
 
 def test_complexity_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
@@ -289,16 +262,6 @@ def test_worked_example_programs_agree_with_the_values_the_prose_prints(project:
     rows = shown["exercise_4"]["attention_to_first"]
     assert [row.after for row in rows] == [percent(w) for w in changed.weights[:, 0]]
     assert [row.before for row in rows] == [percent(w) for w in exercise_4["example"].weights[:, 0]]
-
-
-@pytest.mark.parametrize("program", PROGRAMS, ids=[str(p.relative_to(DOCS_SRC)) for p in PROGRAMS])
-def test_the_page_shows_what_the_program_prints_when_run(program: Path) -> None:
-    # The build runs a program through markdown-exec, whose print() writes its arguments joined by
-    # spaces and ignores sep= and file=: the page would show other lines than `python program.py`.
-    from qkv_site.builder.compat import MARKDOWN_EXEC_RUN
-
-    _, printed = run(program)
-    assert MARKDOWN_EXEC_RUN.resolve()(program.read_text(encoding="utf-8")) == printed, program.relative_to(ROOT)
 
 
 def test_learned_attention_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
