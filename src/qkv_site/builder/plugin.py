@@ -54,7 +54,7 @@ from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.builder.site_files import EmojiFont, list_notebooks_in_sitemap
-from qkv_site.builder.social_cards import with_card
+from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
 from qkv_site.builder.translation_notice import with_notice
 
