@@ -15,7 +15,7 @@ from qkv_site.project import Project, load_project
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-LANGUAGES = ("zh", "en")
+LANGUAGES = load_project(ROOT / "mkdocs.yml").languages  # the i18n plugin's, the default first
 # The tests build the site as the deploy workflow does: for its published address, a sub-path as
 # GitHub Pages serves a project site (/<repo>/), and with the repository it comes from. The served
 # copy (``server``) is on 127.0.0.1 under the same sub-path; no page may name that address.

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from conftest import build_site
 
-from qkv_site.content.claims import ClaimError, choose, claim, listing
+from qkv_site.content.claims import ClaimError, Claims
 from qkv_site.figures.attention_time import note
 from qkv_site.figures.results import load
 from qkv_site.pages import beyond_quadratic as beyond
@@ -87,23 +87,12 @@ def _page_text(with_results: ResultsProject, speed: dict, memory: dict, lang: st
 
 
 def test_a_claim_the_data_do_not_support_raises_naming_the_page_and_the_sentence() -> None:
-    assert claim(True, page="p.md", zh="真。", en="True.")["zh"] == "真。"
-    with pytest.raises(ClaimError, match="p.md: the data no longer support the sentence “Faster.” \\(“更快。”\\); checked: 2 < 1"):
-        claim(2 < 1, page="p.md", zh="更快。", en="Faster.", why="2 < 1")
+    claims = Claims("p.md")
+    claims.require(2 > 1, sentence="Faster.")  # holds: nothing happens
+    with pytest.raises(ClaimError, match="p.md: the data no longer support the sentence: Faster.; checked: 2 < 1"):
+        claims.require(2 < 1, sentence="Faster.", checked="2 < 1")
     with pytest.raises(TypeError, match="must be a bool"):
-        claim(np.array([True, False]), page="p.md", zh="真。", en="True.")  # an array's truth is not a condition
-
-
-def test_choose_takes_the_first_true_alternative_and_fails_when_none_is_true() -> None:
-    assert choose("p.md", (False, "甲", "A"), (True, "乙", "B"), (True, "丙", "C"))["en"] == "B"
-    with pytest.raises(ClaimError, match="p.md: the data support none of the sentences “A” / “B”"):
-        choose("p.md", (False, "甲", "A"), (False, "乙", "B"))
-
-
-def test_an_empty_list_is_never_written() -> None:
-    assert listing(["1"], "zh") == "1" and listing(["1", "2", "3"], "zh") == "1、2 和 3"
-    with pytest.raises(ValueError, match="empty list"):
-        listing([], "en")
+        claims.require(np.array([True, False]), sentence="True.")  # an array's truth is not a condition
 
 
 # The beyond page on the committed results and on altered ones ------------------------------------
@@ -242,10 +231,11 @@ def test_a_false_claim_stops_the_strict_build_naming_the_page_and_the_sentence(t
         # Timings
 
         ```python exec="on"
-        from qkv_site.content.claims import claim
+        from qkv_site.content.claims import Claims
 
         tiled, qkv = 1.2, 1.0  # seconds, as if re-measured
-        print(claim(tiled < qkv, page="timings.md", zh="分块更快。", en="Tiled was faster.", why=f"{tiled} < {qkv}")["en"])
+        Claims("timings.md").require(tiled < qkv, sentence="Tiled was faster.", checked=f"{tiled} < {qkv}")
+        print("Tiled was faster.")
         ```
         """), encoding="utf-8")
     config = tmp_path / "mkdocs.yml"
@@ -253,7 +243,7 @@ def test_a_false_claim_stops_the_strict_build_naming_the_page_and_the_sentence(t
     result = build_site(tmp_path / "site", config=config)
     output = result.stdout + result.stderr
     assert result.returncode != 0, output[-2000:]
-    assert "timings.md: the data no longer support the sentence “Tiled was faster.”" in output, output[-2000:]
+    assert "timings.md: the data no longer support the sentence: Tiled was faster." in output, output[-2000:]
     assert "checked: 1.2 < 1.0" in output
 
 

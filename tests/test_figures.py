@@ -13,8 +13,9 @@ from fontTools.pens.recordingPen import RecordingPen
 from fontTools.ttLib import TTCollection, TTFont
 from matplotlib.figure import Figure
 
+from conftest import LANGUAGES
 from qkv_site.figures import fonts
-from qkv_site.figures.labels import LABELS, LANGUAGES
+from qkv_site.figures.labels import LABELS, text
 from qkv_site.figures.registry import FIGURES, SCHEMES, STAMP, MissingGlyphError, render_all, render_svg
 from qkv_site.figures.style import Theme
 from qkv_site.project import Project
@@ -137,11 +138,16 @@ def test_figure_font_has_the_simplified_chinese_glyph_forms():
         assert _outline(figure_font, character) != _outline(japanese, character)
 
 
-def test_every_label_exists_in_both_languages():
+def test_every_label_exists_in_every_language_of_the_site():
     for figure, entries in LABELS.items():
         for key, translations in entries.items():
             assert set(translations) == set(LANGUAGES), (figure, key)
             assert all(translations.values()), (figure, key)
+
+
+def test_a_language_the_labels_are_not_written_in_is_named() -> None:
+    with pytest.raises(ValueError, match="the labels of figure 'worked_weights' are not written in 'fr'"):
+        text("worked_weights", "fr")
 
 
 @pytest.mark.parametrize("name", FIGURES)

@@ -10,7 +10,7 @@ from bs4 import BeautifulSoup
 from PIL import Image
 
 from conftest import LANGUAGES, SITE_URL
-from qkv_site.builder import social_card_drawing, social_card_images as social_cards
+from qkv_site.builder import social_card
 from site_pages import built_page, nav_sources
 
 PAGES = [(source, lang) for lang in LANGUAGES for source in nav_sources()]
@@ -42,7 +42,7 @@ def test_every_page_has_a_social_card_that_exists(site: Path, cards, source: str
     path = site / image.removeprefix(SITE_URL)
     assert path.is_file(), f"{lang}/{source}: {image} is not in the built site"
     with Image.open(path) as png:
-        assert (png.format, png.size) == ("PNG", (social_cards.WIDTH, social_cards.HEIGHT))
+        assert (png.format, png.size) == ("PNG", (social_card.WIDTH, social_card.HEIGHT))
     assert (tags["og:image:width"], tags["og:image:height"]) == ("1200", "630")
     assert tags["og:title"] and tags["og:description"]
     assert tags["og:url"] and tags["og:url"].startswith(SITE_URL)
@@ -61,20 +61,20 @@ def test_the_home_page_card_carries_the_article_title(cards) -> None:
 
 
 def test_a_card_is_drawn_once_and_then_read_from_the_cache(tmp_path, monkeypatch) -> None:
-    name, first = social_cards.card("缩放因子为什么是 √dₖ？", "Self-Attention 深度拆解", tmp_path)
+    name, first = social_card.card("缩放因子为什么是 √dₖ？", "Self-Attention 深度拆解", tmp_path)
     assert (tmp_path / name).read_bytes() == first
     with Image.open(io.BytesIO(first)) as png:
         assert png.size == (1200, 630)
-    monkeypatch.setattr(social_card_drawing, "draw_card", lambda *args: pytest.fail("drawn again despite the cache"))
-    assert social_cards.card("缩放因子为什么是 √dₖ？", "Self-Attention 深度拆解", tmp_path) == (name, first)
-    assert social_cards.card_name("another title", "Self-Attention 深度拆解") != name
+    monkeypatch.setattr(social_card, "draw_card", lambda *args: pytest.fail("drawn again despite the cache"))
+    assert social_card.card("缩放因子为什么是 √dₖ？", "Self-Attention 深度拆解", tmp_path) == (name, first)
+    assert social_card.card_name("another title", "Self-Attention 深度拆解") != name
 
 
 def test_a_title_the_font_cannot_draw_fails() -> None:
     with pytest.raises(ValueError, match="missing"):
-        social_card_drawing.draw_card("Q \ue000", "Self-Attention")
+        social_card.draw_card("Q \ue000", "Self-Attention")
 
 
 def test_a_title_too_long_for_the_card_fails() -> None:
     with pytest.raises(ValueError, match="does not fit"):
-        social_card_drawing.draw_card("注意力" * 60, "Self-Attention")
+        social_card.draw_card("注意力" * 60, "Self-Attention")

@@ -1,7 +1,8 @@
-"""The project's paths, all from the MkDocs configuration a build runs with: the folder of the config
-file (the repository root the figure code links are relative to), the docs folder, and the committed
-benchmark results and the packages' sources (the ``qkv-site`` plugin's ``results_dir`` and ``src_dir``,
-relative to the config file).
+"""The project's paths and languages, all from the MkDocs configuration a build runs with: the folder of
+the config file (the repository root the figure code links are relative to), the docs folder, the
+committed benchmark results and the packages' sources (the ``qkv-site`` plugin's ``results_dir`` and
+``src_dir``, relative to the config file), and the site's languages (the ``i18n`` plugin's, the default
+first): the one place the build learns which languages there are.
 
 The plugin makes one `Project` in ``on_config`` and hands it to what reads the project's files (page
 values, figures, the build's inputs digest, the figure code links); tests and command-line tools load
@@ -19,6 +20,7 @@ from pathlib import Path
 from mkdocs.config.defaults import MkDocsConfig
 
 PLUGIN = "qkv-site"
+I18N = "i18n"  # mkdocs-static-i18n, whose ``languages`` list the site's languages
 RESULTS_DIR = "benchmarks/results"  # the plugin's default ``results_dir``
 SRC_DIR = "src"  # the plugin's default ``src_dir``
 
@@ -31,6 +33,12 @@ class Project:
     docs_dir: Path  # the pages, the site's assets
     results_dir: Path  # the committed benchmark results pages and figures read
     src_dir: Path  # the packages' sources in the repository (a figure's code links to its file there)
+    languages: tuple[str, ...] = ()  # the i18n plugin's locales, the default language first; () without it
+
+    @property
+    def default_language(self) -> str | None:
+        """The language whose pages the i18n plugin puts at the site's root (None without languages)."""
+        return self.languages[0] if self.languages else None
 
     @property
     def root(self) -> Path:
@@ -46,7 +54,24 @@ def from_config(config: MkDocsConfig) -> Project:
     config_file = Path(str(config.config_file_path)).resolve()
     return Project(config_file=config_file, docs_dir=Path(str(config.docs_dir)).resolve(),
                    results_dir=(config_file.parent / options["results_dir"]).resolve(),
-                   src_dir=(config_file.parent / options["src_dir"]).resolve())
+                   src_dir=(config_file.parent / options["src_dir"]).resolve(),
+                   languages=site_languages(config))
+
+
+def site_languages(config: MkDocsConfig) -> tuple[str, ...]:
+    """The locales of the ``i18n`` plugin's ``languages``, the default one first; () without the plugin.
+
+    >>> load_project("mkdocs.yml").languages
+    ('zh', 'en')
+    """
+    plugin = config.plugins.get(I18N)
+    if plugin is None:
+        return ()
+    languages = [(str(language.locale), bool(language.default)) for language in plugin.config.languages]
+    defaults = [locale for locale, default in languages if default]
+    if len(defaults) != 1:
+        raise ValueError(f"the i18n plugin must name exactly one default language, not {defaults}")
+    return tuple(sorted((locale for locale, _ in languages), key=lambda locale: locale != defaults[0]))
 
 
 @cache

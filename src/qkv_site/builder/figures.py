@@ -27,13 +27,11 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
 from qkv_site.builder.figure_markup import SOURCE_LABEL, code_anchor, code_block
-from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.stamp import up_to_date
 from qkv_site.project import Project
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 
-DEFAULT_LANGUAGE = LANGUAGES[0]  # mkdocs-static-i18n puts its pages at the site's root
 _FIGURE = re.compile(r"<figure\b.*?</figure>", re.DOTALL)
 _IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
 FULL_WIDTH_ENDS = ("。", "！", "？", "）", "」", "；", "：")  # a Chinese caption's last character, when it is punctuation
@@ -44,7 +42,7 @@ PX_PER_PT = 96 / 72  # CSS pixels in a point: matplotlib writes an SVG's size in
 
 def drawn_languages(project: Project) -> tuple[str, ...]:
     """The languages whose figures the site shows: those with a folder of pages (docs/zh, docs/en)."""
-    return tuple(lang for lang in LANGUAGES if (project.docs_dir / lang).is_dir())
+    return tuple(lang for lang in project.languages if (project.docs_dir / lang).is_dir())
 
 
 def draw(root: Path, project: Project) -> None:
@@ -64,13 +62,14 @@ def draw(root: Path, project: Project) -> None:
     log.info(f"figures: wrote {len(written)} SVG files in {time.perf_counter() - start:.1f} s")
 
 
-def generated_files(config: MkDocsConfig, root: Path) -> list[File]:
-    """The drawn figures as files of the site, at the address each language's pages link to."""
+def generated_files(config: MkDocsConfig, root: Path, project: Project) -> list[File]:
+    """The drawn figures as files of the site, at the address each language's pages link to
+    (mkdocs-static-i18n puts the default language's pages at the site's root)."""
     files = []
-    for lang in LANGUAGES:
+    for lang in project.languages:
         for path in sorted((root / lang / "figures").glob("*.svg")):
             file = File.generated(config, f"{lang}/figures/{path.name}", abs_src_path=str(path))
-            dest = f"figures/{path.name}" if lang == DEFAULT_LANGUAGE else f"{lang}/figures/{path.name}"
+            dest = f"figures/{path.name}" if lang == project.default_language else f"{lang}/figures/{path.name}"
             file.dest_uri, file.url = dest, dest
             file.abs_dest_path = str(Path(config.site_dir) / dest)
             files.append(file)

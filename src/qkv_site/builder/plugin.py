@@ -54,14 +54,13 @@ from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.builder.site_files import EmojiFont, list_notebooks_in_sitemap
-from qkv_site.builder.social_cards import with_card
+from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
 from qkv_site.builder.translation_notice import with_notice
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 
 CACHE = ".cache"  # beside mkdocs.yml; deleting it is always safe
-LANGUAGES = ("zh", "en")
 
 
 class SiteConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__ has no types
@@ -133,7 +132,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         jupyter = config.plugins.get("mkdocs-jupyter")
         if jupyter is not None:
             files = self.notebooks.render(files, config, jupyter)
-        for figure in figures.generated_files(config, self.cache / "figures"):
+        assert self.project is not None
+        for figure in figures.generated_files(config, self.cache / "figures", self.project):
             files.append(figure)
         list_notebooks_in_sitemap(files, config)
         return files
@@ -149,7 +149,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
 
     def _tooltips_and_sized_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = page.file.src_uri.split("/", 1)[0]
-        html = add_tooltips(html, lang) if lang in LANGUAGES else html
+        assert self.project is not None
+        html = add_tooltips(html, lang) if lang in self.project.languages else html
         return figures.lazy_and_sized(html, self.cache / "figures" / lang / "figures")
 
     @event_priority(-100)

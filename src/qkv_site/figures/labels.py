@@ -7,8 +7,6 @@ Math is matplotlib mathtext (``$...$``). ``{name}`` fields are filled in by the 
 
 from __future__ import annotations
 
-LANGUAGES = ("zh", "en")
-
 LABELS: dict[str, dict[str, dict[str, str]]] = {
     "common": {
         "query": {"zh": "Query（查询）", "en": "Query"},
@@ -164,7 +162,8 @@ def text(figure: str, lang: str) -> dict[str, str]:
     >>> text("memory", "zh")["point"].format(n="4,096", size="32 MiB")
     '4,096：32 MiB'
     """
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}; choose one of {LANGUAGES}")
     entries = {**LABELS["common"], **LABELS[figure]}
+    missing = [key for key, translations in entries.items() if lang not in translations]
+    if missing:
+        raise ValueError(f"the labels of figure {figure!r} are not written in {lang!r}: {', '.join(missing)}")
     return {key: translations[lang] for key, translations in entries.items()}

@@ -31,7 +31,6 @@ from qkv_site.figures import (
     tiled_memory,
     worked_weights,
 )
-from qkv_site.figures.labels import LANGUAGES
 from qkv_site.figures.stamp import STAMP, source_digest
 from qkv_site.figures.style import THEMES, Theme, rc
 from qkv_site.project import Project
@@ -123,9 +122,9 @@ def _write_if_changed(path: Path, content: bytes) -> bool:
     return True
 
 
-def render_all(root: Path, project: Project, languages: tuple[str, ...] = LANGUAGES) -> list[Path]:
+def render_all(root: Path, project: Project, languages: tuple[str, ...] | None = None) -> list[Path]:
     """Write every figure of ``project`` to ``root/{lang}/figures/{name}.{scheme}.svg`` for each of
-    ``languages``; return the files written.
+    ``languages`` (by default the project's); return the files written.
 
     A language whose ``figures/.stamp`` already holds `source_digest(project)` is skipped, so a
     second call (the i18n plugin builds once per language; `mkdocs serve` rebuilds on every
@@ -135,7 +134,7 @@ def render_all(root: Path, project: Project, languages: tuple[str, ...] = LANGUA
     """
     digest = source_digest(project)
     written: list[Path] = []
-    for lang in languages:
+    for lang in project.languages if languages is None else languages:
         folder = Path(root) / lang / "figures"
         stamp = folder / STAMP
         if stamp.exists() and stamp.read_text(encoding="utf-8") == digest:

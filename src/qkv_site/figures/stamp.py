@@ -8,7 +8,7 @@ Cheap on purpose (no matplotlib import): a build whose figures are current pays 
 >>> project = load_project(Path("mkdocs.yml"))
 >>> with tempfile.TemporaryDirectory() as folder:
 ...     before = up_to_date(Path(folder), project)
-...     for lang in LANGUAGES:
+...     for lang in project.languages:
 ...         (Path(folder) / lang / "figures").mkdir(parents=True)
 ...         _ = (Path(folder) / lang / "figures" / STAMP).write_text(source_digest(project), encoding="utf-8")
 ...     before, up_to_date(Path(folder), project)
@@ -23,7 +23,6 @@ import qkv
 import qkv_site.figures
 from qkv_site.cache_files import files_digest, numerics_fingerprint, python_files
 from qkv_site.figures import results
-from qkv_site.figures.labels import LANGUAGES
 from qkv_site.project import Project
 
 STAMP = ".stamp"
@@ -41,8 +40,9 @@ def source_digest(project: Project, sources: dict[str, Path] = SOURCES) -> str:
     return files_digest(files, LIBRARIES, [numerics_fingerprint()])
 
 
-def up_to_date(folder: Path, project: Project, languages: tuple[str, ...] = LANGUAGES) -> bool:
-    """True when the ``figures/.stamp`` of each of ``languages`` under ``folder`` holds the current `source_digest`."""
+def up_to_date(folder: Path, project: Project, languages: tuple[str, ...] | None = None) -> bool:
+    """True when the ``figures/.stamp`` of each of ``languages`` (by default the project's) under
+    ``folder`` holds the current `source_digest`."""
     digest = source_digest(project)
-    stamps = [Path(folder) / lang / "figures" / STAMP for lang in languages]
+    stamps = [Path(folder) / lang / "figures" / STAMP for lang in (project.languages if languages is None else languages)]
     return all(stamp.is_file() and stamp.read_text(encoding="utf-8") == digest for stamp in stamps)
