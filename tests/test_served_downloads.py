@@ -73,8 +73,11 @@ def link_numpy_only(venv_python: Path, folder: Path) -> None:
     """Make this environment's numpy (its package, its bundled libraries, its metadata) and nothing else
     importable in the venv of ``venv_python``."""
     own = Path(numpy.__file__).parent
+    dist = distribution("numpy")
+    metadata = {file.parts[0] for file in dist.files or [] if file.parts[0].endswith(".dist-info")}
+    assert len(metadata) == 1, f"numpy's metadata folder: {metadata}"
     folder.mkdir()
-    for path in (own, own.parent / "numpy.libs", Path(str(distribution("numpy")._path))):  # type: ignore[attr-defined]
+    for path in (own, own.parent / "numpy.libs", Path(str(dist.locate_file(metadata.pop())))):
         if path.exists():
             (folder / path.name).symlink_to(path)
     purelib = subprocess.run([str(venv_python), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
