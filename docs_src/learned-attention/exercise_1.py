@@ -1,5 +1,4 @@
 from qkv.learning import load_model
-from qkv_site.content.formatting import fixed
 
 model = load_model("benchmarks/results/learned_model_coreference.json")  # seed 0, as committed
 for sentence in ("because it was too icy the highway didn't tempt the cat",
@@ -8,4 +7,4 @@ for sentence in ("because it was too icy the highway didn't tempt the cat",
     print(sentence, "->", model.resolve(sentence))
     for layer, rows in enumerate(model.attention(sentence), start=1):
         row = rows[words.index("it")]
-        print(" layer", layer, words[row.argmax()], fixed(row.max(), 2))
+        print(" layer", layer, words[row.argmax()], f"{row.max():.2f}")

@@ -2,9 +2,8 @@ import json
 from pathlib import Path
 
 from qkv.learning import load_model
-from qkv_site.content.formatting import fixed
 
-# The committed runs (benchmarks/learned_attention.py trained them; run from the repository's root).
+# The committed runs (benchmarks/learned_attention.py trained them; run from the folder that holds benchmarks/).
 runs = json.loads(Path("benchmarks/results/learned_attention.json").read_text(encoding="utf-8"))
 finals = [record["final"] for record in runs["records"]["baseline"].values()]  # seeds 0-9
 print("baseline, final held-out accuracy over seeds:", min(finals), "to", max(finals))
@@ -15,4 +14,4 @@ sentence = "The animal didn't cross the street because it was too tired"
 words = model.tokens(sentence)
 for layer, rows in enumerate(model.attention(sentence), start=1):  # (layers, n, n)
     row = rows[words.index("it")]  # where "it" looks
-    print("layer", layer, words[row.argmax()], fixed(row.max(), 2), "animal:", fixed(row[words.index("animal")], 2))
+    print("layer", layer, words[row.argmax()], f"{row.max():.2f}", "animal:", f"{row[words.index('animal')]:.2f}")

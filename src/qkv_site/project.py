@@ -1,8 +1,9 @@
 """The project's paths and languages, all from the MkDocs configuration a build runs with: the folder of
 the config file (the repository root the figure code links are relative to), the docs folder, the
 committed benchmark results and the packages' sources (the ``qkv-site`` plugin's ``results_dir`` and
-``src_dir``, relative to the config file), and the site's languages (the ``i18n`` plugin's, the default
-first): the one place the build learns which languages there are.
+``src_dir``, relative to the config file), the programs the pages show (pymdownx.snippets'
+``base_path``), and the site's languages (the ``i18n`` plugin's, the default first): the one place the
+build learns which languages there are.
 
 The plugin makes one `Project` in ``on_config`` and hands it to what reads the project's files (page
 values, figures, the build's inputs digest, the figure code links); tests and command-line tools load
@@ -21,6 +22,8 @@ from mkdocs.config.defaults import MkDocsConfig
 
 PLUGIN = "qkv-site"
 I18N = "i18n"  # mkdocs-static-i18n, whose ``languages`` list the site's languages
+CACHE_DIR = ".cache"  # the build's caches, beside mkdocs.yml; deleting it is always safe
+SNIPPETS = "pymdownx.snippets"  # its base_path holds the programs the pages show (docs_src/<page>/<name>.py)
 RESULTS_DIR = "benchmarks/results"  # the plugin's default ``results_dir``
 SRC_DIR = "src"  # the plugin's default ``src_dir``
 
@@ -33,6 +36,7 @@ class Project:
     docs_dir: Path  # the pages, the site's assets
     results_dir: Path  # the committed benchmark results pages and figures read
     src_dir: Path  # the packages' sources in the repository (a figure's code links to its file there)
+    programs_dir: Path | None = None  # the programs the pages show; None for a site that shows none
     languages: tuple[str, ...] = ()  # the i18n plugin's locales, the default language first; () without it
 
     @property
@@ -45,6 +49,24 @@ class Project:
         """The folder of the config file: the repository root that repository links are relative to."""
         return self.config_file.parent
 
+    @property
+    def cache_dir(self) -> Path:
+        """The build's caches (``.cache/`` beside the config file)."""
+        return self.root / CACHE_DIR
+
+
+def programs_dir(config: MkDocsConfig, root: Path) -> Path | None:
+    """The folder of the programs the pages show: the one ``base_path`` of pymdownx.snippets (relative to
+    ``root``, the config file's folder), or ``None`` when the configuration gives snippets no base_path."""
+    base = (config.mdx_configs.get(SNIPPETS) or {}).get("base_path")
+    if not base:
+        return None
+    folders = [base] if isinstance(base, str) else list(base)
+    if len(folders) != 1:
+        raise ValueError(f"{config.config_file_path}: {SNIPPETS} has base_path {folders}; the programs the pages show "
+                         "are served from one folder")
+    return (root / folders[0]).resolve()
+
 
 def from_config(config: MkDocsConfig) -> Project:
     """The project of a loaded MkDocs configuration: its ``qkv-site`` plugin's ``results_dir`` and
@@ -55,6 +77,7 @@ def from_config(config: MkDocsConfig) -> Project:
     return Project(config_file=config_file, docs_dir=Path(str(config.docs_dir)).resolve(),
                    results_dir=(config_file.parent / options["results_dir"]).resolve(),
                    src_dir=(config_file.parent / options["src_dir"]).resolve(),
+                   programs_dir=programs_dir(config, config_file.parent),
                    languages=site_languages(config))
 
 

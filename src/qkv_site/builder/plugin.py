@@ -15,7 +15,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_config | 0 | caches: markdown-exec blocks run through `BlockRunner`, mkdocs-jupyter's, formulas' |
 | on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
-| on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, sitemap |
+| on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
 | on_page_markdown | 0 | sessions start empty; named values; figures' code; notice on an outdated translation |
 | on_page_content | 0 | glossary tooltips; figures load lazily (one scheme's is fetched) |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
@@ -45,7 +45,7 @@ from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
-from qkv_site import project
+from qkv_site import downloads, project
 from qkv_site.builder import compat, figures, page_values
 from qkv_site.builder.block_runs import BlockRunner
 from qkv_site.builder.descriptions import description
@@ -60,7 +60,7 @@ from qkv_site.builder.translation_notice import with_notice
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 
-CACHE = ".cache"  # beside mkdocs.yml; deleting it is always safe
+CACHE = project.CACHE_DIR  # beside mkdocs.yml; deleting it is always safe
 
 
 class SiteConfig(Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__ has no types
@@ -135,6 +135,10 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         assert self.project is not None
         for figure in figures.generated_files(config, self.cache / "figures", self.project):
             files.append(figure)
+        assert self.project is not None
+        if self.project.programs_dir is not None:  # qkv's wheel and the programs' archive (qkv_site.downloads)
+            for download in downloads.site_files(config, downloads.made(self.project)):
+                files.append(download)
         list_notebooks_in_sitemap(files, config)
         return files
 

@@ -1,10 +1,13 @@
-"""The values of the home page: the size of the worked example its reading path describes, and the reading
-path itself, every page of mkdocs.yml's nav in order with its titles in both languages.
+"""The values of the home page: the size of the worked example its reading path describes, the reading
+path itself, every page of mkdocs.yml's nav in order with its titles in both languages, and the files the
+site serves for download (`qkv_site.downloads`) with their sizes and sha256 and the names its
+instructions use.
 
 The reading path is read from the nav (`qkv_site.site_map.nav_titles`), so a page added to the nav appears on
 the home page at the next build; the home page gives each page a line of its own, and a nav page without
 one stops the build (the pages' Jinja has strict undefined names). Reading mkdocs.yml is not an input of the
-build cache, so these values are computed at every build (`KEPT_BETWEEN_BUILDS`).
+build cache, so these values are computed at every build (`KEPT_BETWEEN_BUILDS`); the downloads are kept in
+their own cache (`qkv_site.downloads.made`).
 
 >>> from qkv_site.project import load_project
 >>> project = load_project("mkdocs.yml")
@@ -18,8 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from qkv.complexity import format_bytes
 from qkv.examples import worked_example
 from qkv_site.content.corrections import added_pages
+from qkv_site.downloads import SITE_PATH, Download, made
 from qkv_site.project import Project
 from qkv_site.site_map import nav_titles
 
@@ -37,8 +42,25 @@ def reading_path(project: Project) -> list[dict[str, Any]]:
     return rows
 
 
+def _listed(download: Download) -> dict[str, str]:
+    """A download as the home page lists it: its name, its address from a language folder (the pages'
+    links are checked by MkDocs, as from docs/<lang>/index.md), its size and its sha256."""
+    return {"name": download.name, "link": f"../{SITE_PATH}/{download.name}", "size": format_bytes(download.size),
+            "sha256": download.sha256}
+
+
+def downloads(project: Project) -> dict[str, Any]:
+    """The two files the site serves and what the instructions name: the archive's folder, the program
+    they run, the notebooks inside it, the wheel's dependencies and the oldest Python."""
+    made_ = made(project)
+    return {"wheel": _listed(made_.wheel), "programs": _listed(made_.programs), "folder": made_.folder,
+            "example": made_.example, "notebooks": dict(made_.notebooks), "requires": list(made_.requires),
+            "python": made_.python}
+
+
 def values(project: Project) -> dict[str, Any]:
     example = worked_example()
     tokens, d_model = example.x.shape  # (tokens, d_model)
     return {"tokens": str(tokens), "d_model": str(d_model), "reading_path": reading_path(project),
-            "additions": [{"source": entry.source, "title": entry.titles} for entry in added_pages(project.config_file)]}
+            "additions": [{"source": entry.source, "title": entry.titles} for entry in added_pages(project.config_file)],
+            "downloads": downloads(project)}

@@ -1,0 +1,100 @@
+"""What the site's downloads are made of (`Inputs`), found in the project, and the digest that names a set.
+
+The programs the pages show (the project's ``programs_dir``), each language's notebook of the nav, the
+committed records in ``results_dir`` (some programs read them), pyproject.toml (the wheel's metadata),
+mkdocs.yml (the pages' titles in the archive's README) and `qkv`'s modules, found from the imported package.
+Each file is named as the archive names it, so a moved file changes the digest.
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import qkv
+from qkv_site.cache_files import files_digest, python_files
+from qkv_site.downloads.archive import ProgramFolder
+from qkv_site.project import Project
+from qkv_site.site_map import load_site_map, nav_titles
+
+PACKAGE = "qkv"
+
+
+def package_modules() -> list[tuple[str, Path]]:
+    """qkv's modules, found from the imported package (as the build's other caches find it)."""
+    return python_files(Path(qkv.__file__).parent, PACKAGE)
+
+
+def _inside(path: Path, root: Path, what: str) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        raise ValueError(f"{what} {path} is not inside the project's folder {root}: the archive keeps the paths "
+                         "the programs use from there") from None
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything the downloads are made of, each file under the name it has in the archive."""
+
+    project: Project
+    programs_folder: str  # docs_src
+    programs: list[tuple[str, Path]]  # docs_src/<page>/<name>.py
+    notebooks: dict[str, tuple[str, Path]]  # {lang: (notebook.<lang>.ipynb, its file)}
+    results: list[tuple[str, Path]]  # benchmarks/results/<name>.json
+    results_folder: str
+    pyproject: Path
+
+    def digest(self, epoch: int) -> str:
+        """What a set of downloads was made from: qkv, pyproject.toml, this package (the README's words
+        among it), the programs, notebooks and records, mkdocs.yml (the pages' titles in the README), the
+        versions of what makes them, the time they carry and the zlib that compresses them."""
+        own = [(f"qkv_site/downloads/{path.name}", path)  # this package: the code and the README's words
+               for path in sorted(Path(__file__).parent.iterdir()) if path.suffix in (".py", ".jinja")]
+        files = [*package_modules(), ("pyproject.toml", self.pyproject), ("mkdocs.yml", self.project.config_file), *own,
+                 *self.programs, *self.notebooks.values(), *self.results]
+        return files_digest(files, libraries=["setuptools", "jinja2"],
+                            extra=[f"epoch {epoch}", f"zlib {zlib.ZLIB_RUNTIME_VERSION}", f"python {sys.version_info[:2]}"])
+
+
+def inputs_of(project: Project) -> Inputs:
+    if project.programs_dir is None:
+        raise ValueError(f"{project.config_file}: pymdownx.snippets has no base_path, so the site has no programs to serve "
+                         "(the home page lists the downloads)")
+    programs_name = _inside(project.programs_dir, project.root, "the programs' folder")
+    programs = python_files(project.programs_dir, programs_name)
+    if not programs:
+        raise ValueError(f"{project.programs_dir} holds no programs: the archive would be empty")
+    site_map = load_site_map(project.config_file)
+    notebooks = {lang: (f"{Path(source).stem}.{lang}.ipynb", project.docs_dir / lang / source)
+                 for source in site_map.nav if source.endswith(".ipynb") for lang in site_map.languages}
+    missing = [str(path) for _, path in notebooks.values() if not path.is_file()]
+    if missing:
+        raise ValueError(f"the nav's notebooks {missing} are not there: the archive holds each language's notebook")
+    results_folder = _inside(project.results_dir, project.root, "the results folder")
+    results = [(f"{results_folder}/{path.name}", path) for path in sorted(project.results_dir.glob("*.json"))]
+    pyproject = project.root / "pyproject.toml"
+    if not pyproject.is_file():
+        raise ValueError(f"no pyproject.toml beside {project.config_file}: qkv's wheel takes its name and version from it")
+    return Inputs(project, programs_name, programs, notebooks, results, results_folder, pyproject)
+
+
+def program_folders(inputs: Inputs) -> list[ProgramFolder]:
+    """The archive's folders of programs in nav order, each with its page's titles; a folder without a page
+    in the nav stops the build."""
+    by_folder: dict[str, list[str]] = {}
+    for name, _ in inputs.programs:
+        folder, program = name.rsplit("/", 1)
+        by_folder.setdefault(folder + "/", []).append(program)
+    titles = {Path(entry.source).stem: entry.titles for entry in nav_titles(inputs.project.config_file)}
+    pages = []
+    for stem, page_titles in titles.items():
+        folder = f"{inputs.programs_folder}/{stem}/"
+        if folder in by_folder:
+            pages.append(ProgramFolder(folder, page_titles, tuple(sorted(by_folder.pop(folder)))))
+    if by_folder:
+        raise ValueError(f"programs in {sorted(by_folder)} belong to no page of the nav: the archive's README "
+                         "names each folder's page")
+    return pages
