@@ -1,6 +1,6 @@
 """Printing a page, from either colour scheme (docs/assets/stylesheets/print.css): the article alone
 on light paper, one light figure per figure, no code tabs, no controls, no navigation, every exercise's
-solution open under its exercise; the worked example fits on seven A4 pages, why √dₖ on five. The learned-attention
+solution open under its exercise; the worked example fits on eight A4 pages, why √dₖ on five. The learned-attention
 page prints what its widgets show for the article's two sentences (qkv_site.builder.learned_print),
 which the screen never downloads."""
 
@@ -24,8 +24,8 @@ from site_pages import page_url
 WIDGET_SENTENCES = (ARTICLE_SENTENCE, ARTICLE_TWIN)
 
 # At most this many A4 pages (4 for any other page printed here).
-# (with the exercises' solutions: the English worked example took 6 pages and why √dₖ 4 before they printed)
-MAX_PAGES = {"worked-example.md": 7,  # its editor's notes print with it (the notes on scores, lengths and softmax)
+# (with the exercises' solutions and their results: the English worked example took 6 pages and why √dₖ 4 before they printed)
+MAX_PAGES = {"worked-example.md": 8,  # its editor's notes print with it (the notes on scores, lengths and softmax)
              "why-sqrt-dk.md": 5}
 PAGES = ["worked-example.md", "playground.md", "why-sqrt-dk.md"]
 # Each page in both languages (the page counts follow the words) and from both schemes (the paper and
@@ -37,15 +37,16 @@ CASES = [(lang, source, "dark" if lang == PRINTED_DARK[source] else "light") for
 PRINTED_JS = r"""() => {
   const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 0;
   const article = document.querySelector("article");
-  // computed results outside the folded blocks (those do not print at all)
-  const execSets = [...article.querySelectorAll(".tabbed-set")].filter((set) => set.querySelector(":scope > input[id^='exec-']") && !set.closest("details"));
+  // computed results (markdown-exec's tabbed-right: the result, then the code), outside the folded blocks that do
+  // not print (those that do are the exercises' solutions); the reader may have left the code tab open
+  const execSets = [...article.querySelectorAll(".tabbed-set")].filter((set) => set.querySelector(":scope > input[id^='exec-']")
+    && !set.closest("details:not(.success)"));
   const ink = getComputedStyle(article).color.match(/\d+(\.\d+)?/g).map(Number);
   return {
     figures: [...article.querySelectorAll("figure")].filter((f) => f.querySelector("img")).map((figure) =>
       [...figure.querySelectorAll("img")].filter(shown).map((img) => img.getAttribute("src"))),
     tabLabels: execSets.filter((set) => shown(set.querySelector(".tabbed-labels"))).length,
-    codeTabs: execSets.flatMap((set) => [...set.querySelectorAll(":scope > .tabbed-content > .tabbed-block")])
-      .filter((block) => shown(block) && block.querySelector(":scope > .highlight, :scope > pre")).length,
+    codeTabs: execSets.flatMap((set) => [...set.querySelectorAll(":scope > .tabbed-content > .tabbed-block")].slice(1)).filter(shown).length,
     results: execSets.filter((set) => shown(set.querySelector(".tabbed-block"))).length,
     execSets: execSets.length,
     // buttons, menus, switches, and text fields that still look like fields (a border or a background)
@@ -101,6 +102,9 @@ def test_print(tabs, server: SiteServer, lang: str, source: str, scheme: str) ->
         page = tab.page
         page.evaluate("() => document.querySelectorAll('img[loading=lazy]').forEach((img) => { img.loading = 'eager'; })")
         page.wait_for_function("() => [...document.images].every((img) => img.complete)")
+        # a reader who opened the code tab of a computed result: the result prints all the same
+        page.evaluate("() => { const set = document.querySelector('article .tabbed-set:has(> input[id^=\"exec-\"])'); "
+                      "if (set) set.querySelectorAll(':scope > input')[1].checked = true; }")
         page.emulate_media(media="print")
         page.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")  # Material opens every folded block
         printed = page.evaluate(PRINTED_JS)
@@ -109,6 +113,7 @@ def test_print(tabs, server: SiteServer, lang: str, source: str, scheme: str) ->
             assert len(shown) == 1 and shown[0].endswith("#only-light"), f"{where}: a figure prints as {shown}"
         assert printed["tabLabels"] == 0 and printed["codeTabs"] == 0, f"{where}: {printed['tabLabels']} tab bars and {printed['codeTabs']} code tabs print"
         assert printed["results"] == printed["execSets"], f"{where}: only {printed['results']} of {printed['execSets']} computed results print"
+        assert (printed["execSets"] >= 2) == (source != "playground.md"), f"{where}: {printed['execSets']} computed results"
         assert printed["controls"] == 0, f"{where}: {printed['controls']} playground controls print"
         if source == "playground.md":
             assert printed["playgroundCells"] >= 16, f"{where}: the playground's matrices do not print ({printed['playgroundCells']} cells)"
@@ -170,10 +175,13 @@ def test_the_learned_widgets_print_what_they_show_for_the_articles_sentences(bro
         # read to the end, as the page weight is measured: every lazy image in view is fetched
         tab.page.evaluate("async () => { for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) { scrollTo(0, y); "
                           "await new Promise(requestAnimationFrame); } }")
-        tab.page.wait_for_function("() => [...document.images].filter((img) => img.checkVisibility()).every((img) => img.complete)")
+        tab.page.wait_for_function("() => [...document.querySelectorAll('article figure img')].filter((img) => img.checkVisibility())"
+                                   ".every((img) => img.complete && img.naturalWidth > 0)")
+        figures = [url for url in requested if "/figures/learned_" in url]
+        assert len(set(figures)) >= 4, f"the page's own lazy figures were not all fetched: {figures}"
         on_screen = [url for url in requested if "learned-print" in url]
         assert not on_screen, f"the screen downloaded the print figures: {on_screen}"
-        assert requested and not any(block.is_visible() for block in tab.page.locator(".qkv-learned-print").all())
+        assert not any(block.is_visible() for block in tab.page.locator(".qkv-learned-print").all())
         # what each widget shows for the article's sentence (its first sentence) and the twin, typed in
         for task in TASKS:
             printed = printed_panels(figure_path(site, lang, task).read_text(encoding="utf-8"), lang)
