@@ -11,7 +11,9 @@ import pytest
 from fontTools.ttLib import TTFont
 
 from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
+from learned_print_support import LEARNED, TASKS, figure_path, figure_texts
 from qkv_site.builder.emoji_font import SITE_PATH, emoji_in
+from qkv_site.builder.learned_print import LABELS
 from qkv_site.project import Project
 from site_pages import built_page, nav_sources, page_url, parsed_page, parsed_print_page
 
@@ -76,6 +78,14 @@ def test_the_print_page_of_a_plain_build_links_nowhere_invented(plain_site: Path
     notes = page.select(".edition-note")
     assert notes and all(not note.select("a") for note in notes), "the playground notice links somewhere"
     assert not page.select("a.figure-source"), "a figure's code link with no page to go to"
+    assert len(page.select(".qkv-learned-print svg")) == len(TASKS), "the learned widgets' figures"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_learned_widgets_print_figures_of_a_plain_build_name_no_address(plain_site: Path, lang: str) -> None:
+    for task in TASKS:
+        texts = figure_texts(figure_path(plain_site, lang, task).read_text(encoding="utf-8"))
+        assert LABELS[lang]["online-unlinked"] in texts and not [text for text in texts if "http" in text or "/" in text], texts
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -84,6 +94,8 @@ def test_the_print_page_links_the_published_site(site: Path, lang: str) -> None:
     [online] = page.select(".edition-online a")
     assert online["href"].startswith(SITE_URL)
     assert all(link["href"].startswith(SITE_URL) for link in page.select(".edition-note a")) and page.select(".edition-note a")
+    learned = [link["href"] for link in page.select(".qkv-learned-print a[href]")]
+    assert learned == [SITE_URL + page_url(LEARNED, lang).lstrip("/")] * len(TASKS), f"the learned widgets' figures link {learned}"
     figure_code = page.select("a.figure-source")
     assert figure_code and all(link["href"].startswith(SITE_URL) and "#figure-code-" in link["href"] for link in figure_code)
     external = [link["href"] for link in page.select("a[href]") if not link["href"].startswith("#")]

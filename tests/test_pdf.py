@@ -2,7 +2,9 @@
 
 Every heading of a language's pages is in its PDF's outline, in nav order, and on the page the outline
 points to; the worked example's matrices are text; no raw TeX, no build code; fonts embedded; links
-inside the PDF land on the right page; each PDF is where its home page links it, and under 10 MB.
+inside the PDF land on the right page; each PDF is where its home page links it, and under 10 MB. The
+cover gives the site's address and says where the solutions are, the playground's page links it, every
+exercise is followed by its solution, and the learned widgets are printed as their figures.
 """
 
 from __future__ import annotations
@@ -14,19 +16,26 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
+import numpy as np
 import pytest
-from bs4 import BeautifulSoup
+from bs4 import BeautifulSoup, Tag
+from PIL import Image
 
-from conftest import DOCS, LANGUAGES, ROOT
+from conftest import DOCS, LANGUAGES, ROOT, SITE_URL
+from learned_print_support import LEARNED, TASKS, figure_path, printed_panels
 from qkv.examples import worked_example
+from qkv_site.builder.learned_print import HEAT
+from qkv_site.builder.learned_print import LABELS as FIGURE_LABELS
 from qkv_site.content.formatting import number
 from qkv_site.markdown_source import read
 from qkv_site.tools.pdf import pdf_path
-from site_pages import built_page, built_path, nav_sources, parsed_print_page
+from qkv_site.tools.pdf.combine import LABELS
+from site_pages import built_page, built_path, nav_sources, page_url, parsed_print_page
 
 PAGES = nav_sources()
 MAX_BYTES = 10 * 1024 * 1024
@@ -251,3 +260,93 @@ def test_the_emoji_are_printed(pdf_site: Path, lang: str) -> None:
     from qkv_site.tools.pdf.combine import STYLESHEET
 
     assert f'url("/{SITE_PATH}")' in STYLESHEET.read_text(encoding="utf-8") and (pdf_site / SITE_PATH).is_file()
+
+
+def page_links(pdf: Path) -> list[set[str]]:
+    """The addresses each page of ``pdf`` links to (pdftohtml's links on the page's text), page by page."""
+    pages = re.findall(r'<page number="\d+".*?</page>', pdf_xml(pdf), flags=re.DOTALL)
+    return [set(html.unescape(href) for href in re.findall(r'<a href="([^"]+)"', page)) for page in pages]
+
+
+def published(source: str, lang: str) -> str:
+    """A page's address on the published site (the session's site is built for SITE_URL)."""
+    return SITE_URL + page_url(source, lang).lstrip("/")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_cover_names_the_site_and_the_playground_page_where_to_use_it(pdf_site: Path, lang: str) -> None:
+    pdf = pdf_path(pdf_site, lang)
+    text, links = pages_text(pdf), page_links(pdf)
+    home = published("index.md", lang)
+    assert home in text[0] and home in links[0], f"the {lang} cover does not give the site's address {home}"
+    assert LABELS[lang]["solutions"] in " ".join(text[0].split()), "the cover does not say where the solutions are"
+    page_of = {squeeze(title): page for title, page in outline(pdf)}
+    playground = page_of[squeeze(headings(pdf_site, lang, "playground.md")[0])]
+    address = published("playground.md", lang)
+    assert address in text[playground - 1] and address in links[playground - 1], f"the {lang} playground page does not link {address}"
+
+
+def words_of(element: Tag) -> str:
+    """The longest run of ``element``'s text between its formulas (and without its permalink), squeezed: words
+    that come back out of the PDF as they are."""
+    copy = BeautifulSoup(str(element), "html.parser")
+    for node in copy.select("a.headerlink, .tabbed-set"):
+        node.decompose()
+    for formula in copy.select(".arithmatex"):
+        formula.replace_with(MATH)
+    return max((squeeze(piece) for piece in copy.get_text().split(MATH)), key=len)
+
+
+def exercises(site: Path, lang: str) -> list[tuple[str, str]]:
+    """(words of the exercise's title, words of its solution) for every exercise of the language's pages, in nav order."""
+    found = []
+    for source in PAGES:
+        if not source.endswith(".md"):
+            continue
+        for title in built_page(site, source, lang).select('article h3[id^="exercise-"]'):
+            solution = title.find_next_sibling(["details", "h2", "h3"])
+            assert solution is not None and solution.name == "details" and "success" in solution["class"], f"{source}: {title.get_text()}"
+            found.append((words_of(title), max((words_of(p) for p in solution.find_all("p", recursive=False)), key=len)))
+    return found
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_exercise_is_followed_by_its_solution(pdf_site: Path, lang: str) -> None:
+    found = exercises(pdf_site, lang)
+    assert len(found) >= 20 and all(len(solution) >= 8 for _, solution in found), found
+    text = squeeze("".join(pages_text(pdf_path(pdf_site, lang), "-raw")))  # in content order: no formula's text inside a line
+    at = 0
+    for k, (title, solution) in enumerate(found):
+        heading = text.find(title, at)
+        assert heading >= 0, f"exercise {title!r} is not in the {lang} PDF (after the previous one's solution)"
+        answer = text.find(solution, heading)
+        assert answer >= 0, f"the solution of {title!r} is not in the {lang} PDF after it: {solution!r}"
+        following = found[k + 1][0] if k + 1 < len(found) else None
+        assert following is None or text.find(following, heading + len(title)) > answer, f"the solution of {title!r} comes after the next exercise"
+        at = answer
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_learned_widgets_are_printed_as_their_figures(pdf_site: Path, lang: str) -> None:
+    pdf = pdf_path(pdf_site, lang)
+    text, links = pages_text(pdf, "-layout"), page_links(pdf)
+    address = published(LEARNED, lang)
+    for task in TASKS:
+        svg = figure_path(pdf_site, lang, task).read_text(encoding="utf-8")
+        panels = printed_panels(svg, lang)
+        # the figure's page: the one with its title (a figure is never cut in two)
+        [page] = [number for number, page_text in enumerate(text, 1) if squeeze(FIGURE_LABELS[lang][f"title-{task}"]) in squeeze(page_text)]
+        shown = {squeeze(line) for line in text[page - 1].splitlines()}  # as laid out on the page, line by line
+        assert squeeze(FIGURE_LABELS[lang]["online"] + address) in shown, f"the {lang} {task} figure does not give the page's address"
+        for panel in panels:
+            assert squeeze(panel["verdict"]) in shown and squeeze("".join(panel["words"])) in shown, panel["verdict"]
+            for label, cells in panel["rows"].items():
+                assert squeeze(label + "".join(cells)) in shown, f"{lang} {task}: the row {label!r} of {panel['verdict']!r}"
+        assert address in links[page - 1], f"the {lang} {task} figure does not link {address}"
+        # drawn, not only written: the cells of the heaviest weights in the widget's colour
+        with tempfile.TemporaryDirectory() as folder:
+            subprocess.run(["pdftoppm", "-r", "50", "-f", str(page), "-l", str(page), "-png", str(pdf), f"{folder}/page"], check=True)
+            [png] = Path(folder).glob("page*.png")
+            pixels = np.asarray(Image.open(png).convert("RGB"), dtype=int)
+        heaviest = np.array([int(HEAT[2][i:i + 2], 16) for i in (1, 3, 5)])
+        assert (np.abs(pixels - heaviest).max(axis=-1) <= 2).sum() >= 100, f"the {lang} {task} figure's cells are not drawn on page {page}"

@@ -23,7 +23,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_page_context | 0 | a page without a description fails the strict build |
 | on_page_context | -10 | the page's own HTML put back |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
-| on_post_page | 0 | formulas typeset; the social card's tags; English search at `en/`; learned models by their widget |
+| on_post_page | 0 | formulas typeset; the social card's tags; English search at `en/`; learned widgets' models, print figures |
 | on_post_build | 0 | the emoji font; the build finished: outputs no page asked for may go |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: one index per language |
 | on_build_error | 0 | the MathJax process ends |
@@ -36,6 +36,7 @@ import logging
 from importlib import import_module
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import jinja2
 from mkdocs.config import config_options
@@ -51,6 +52,7 @@ from qkv_site.builder.block_runs import BlockRunner
 from qkv_site.builder.descriptions import description
 from qkv_site.builder.formulas import PageFormulas
 from qkv_site.builder.learned_models import write_next_to
+from qkv_site.builder.learned_print import with_print_figures
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.builder.site_files import EmojiFont, list_notebooks_in_sitemap
@@ -196,7 +198,11 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         output = self.formulas.finish(output)
         output = with_card(output, page, config, self.cache)
         assert self.project is not None
-        write_next_to(output, Path(config.site_dir) / page.file.dest_uri, self.project.results_dir)
+        page_file = Path(config.site_dir) / page.file.dest_uri
+        write_next_to(output, page_file, self.project.results_dir)
+        lang = page.file.src_uri.split("/", 1)[0]
+        address = urljoin(config["site_url"], page.url) if config["site_url"] else None
+        output = with_print_figures(output, page_file, self.project.results_dir, lang, address)
         return point_english_page_at_its_index(output, page.file.src_uri)
 
     def _finished(self, *, config: MkDocsConfig) -> None:

@@ -4,8 +4,11 @@ Every page becomes a ``<section>``; its ids get the page's name as a prefix (``w
 so that the sections cannot collide, and every link between pages of the nav becomes a link inside the
 print page (Chromium turns those into links inside the PDF). What only makes sense on screen goes: the
 "Code" tab of every computed result (the result stays), the dark variant of every figure, the folded
-code that drew each figure, permalinks, scripts, copy buttons, and the controls of the interactive pages
-(a short note says so, and links to them).
+code that drew each figure and the code of “how this section is computed”, permalinks, scripts, copy
+buttons, and the controls of the interactive pages (a short note says so, and links to them). An
+exercise's solution, folded on the web page, is printed open under its exercise (the cover says so);
+the learned-attention widget becomes its print figure (`qkv_site.builder.learned_print`), which links
+to the page.
 
 Links to the site itself, not to a page of the PDF (an interactive page, the notebook's download, a
 figure's code), are absolute and go to the published site: its address is the canonical link of the
@@ -40,6 +43,7 @@ def one(found: Tag | None, what: str, page: SitePage) -> Tag:
 LABELS = {
     "zh": {
         "online": "网页版：",
+        "solutions": "每道练习的解答印在题目后面（网页上是折叠起来的）。",
         "interactive": "这一页是交互式的，只能在浏览器里使用：",
         "embedded": "网页上这里是一个交互式的小实验台：",
         # The same, when the site was built without its published address (nothing to link to).
@@ -48,6 +52,7 @@ LABELS = {
     },
     "en": {
         "online": "Online edition: ",
+        "solutions": "Each exercise's solution is printed right after it (on the web pages it is folded).",
         "interactive": "This page is interactive and works only in a browser: ",
         "embedded": "On the web page, a small interactive playground sits here: ",
         "interactive-unlinked": "This page is interactive and works only in a browser.",
@@ -64,7 +69,10 @@ SCREEN_ONLY = ", ".join([
     ".clipboard-copy-txt",  # the notebook's copy buttons
     ".zeroclipboard-container",
     'img[src*="#only-dark"]',  # figures come in a light and a dark variant: print the light one
-    "details.figure-code",  # the code that drew a figure (qkv_site/builder/figure_markup.py); the caption links to it online
+    # folded blocks, once the solutions are opened (`open_solutions`): the code that drew a figure
+    # (qkv_site/builder/figure_markup.py; the caption links to it online) and how a section is computed
+    "details",
+    ".qkv-learned-widget",  # empty until its script runs; its print figure follows it
     "noscript",
 ])
 # Attributes that would keep an image from loading or a figure from printing.
@@ -128,6 +136,39 @@ def drop_code_tabs(article: Tag, page: SitePage) -> None:
         result.name = "div"
         result["class"] = "exec-result"
         tabs.replace_with(result)
+
+
+def open_solutions(article: Tag, page: SitePage) -> None:
+    """Print every exercise's solution (``??? success``, folded on the page) open where it is: as the
+    admonition ``!!! success`` would be, its summary as the title."""
+    for solution in article.select("details.success"):
+        summary = one(solution.find("summary", recursive=False), "<summary> in a solution", page)
+        summary.name = "p"
+        summary["class"] = "admonition-title"
+        solution.name = "div"
+        solution["class"] = "admonition success"
+        solution.attrs.pop("open", None)
+
+
+def learned_figures(article: Tag, site: Path, page: SitePage, root: str | None) -> None:
+    """Print the figure of each learned-attention widget (hidden on screen, an image there) as SVG in the
+    page, linked to the page when the build knows the published address.
+
+    In the page, not as an image: Chromium writes the text of an SVG image into a PDF by the font's
+    glyphs alone, and a glyph that two characters share comes back out as the other one (网 as the
+    radical ⽹); the text of an SVG in the page keeps its characters."""
+    for block in article.select(".qkv-learned-print"):
+        block.attrs.pop("hidden", None)
+        image = one(block.find("img"), "<img> in a learned widget's print figure", page)
+        drawn = page.built(site).parent / attribute(image, "src")
+        if not drawn.is_file():
+            raise FileNotFoundError(f"{page.path_in_site}: no {drawn.name} beside the page: build the site again")
+        figure = one(BeautifulSoup(drawn.read_text(encoding="utf-8"), "html.parser").find("svg"), f"<svg> in {drawn.name}", page)
+        figure["role"] = "img"
+        figure["aria-label"] = attribute(image, "alt")
+        image.replace_with(figure)
+        if root is not None:
+            figure.wrap(BeautifulSoup("", "html.parser").new_tag("a", href=urljoin(root, page.url)))
 
 
 def replace_interactive(article: Tag, page: SitePage, root: str | None, lang: str) -> bool:
@@ -233,7 +274,8 @@ def rewrite_links(article: Tag, page: SitePage, by_url: dict[str, SitePage], ids
 
 
 def cover(home: Tag, home_page: SitePage, root: str | None, title: str) -> str:
-    """The first page: the title, the attribution line of the home page and where the site lives."""
+    """The first page: the title, the attribution line of the home page, where the site lives and where
+    the exercises' solutions are."""
     series = home.find(id=lambda value: value is not None and value.endswith("--series"))
     attribution = series.find_next("p") if series is not None else None
     if attribution is None:
@@ -243,11 +285,12 @@ def cover(home: Tag, home_page: SitePage, root: str | None, title: str) -> str:
     if root is not None:
         address = html.escape(urljoin(root, home_page.url))
         online = f'<p class="edition-online">{html.escape(LABELS[lang]["online"])}<a href="{address}">{address}</a></p>'
+    solutions = f'<p class="edition-solutions">{html.escape(LABELS[lang]["solutions"])}</p>'
     return (
         '<section class="edition-cover">'
         f'<p class="edition-title">{html.escape(title)}</p>'
         f'<div class="edition-attribution">{attribution.decode_contents()}</div>'
-        f"{online}</section>"
+        f"{online}{solutions}</section>"
     )
 
 
@@ -269,6 +312,8 @@ def combined_html(site: Path, pages: list[SitePage], root_home: SitePage) -> str
             interactive.add(page.stem)
         drop_code_tabs(article, page)
         figure_code_links(article, page, root)
+        open_solutions(article, page)
+        learned_figures(article, site, page, root)
         for element in article.select(SCREEN_ONLY):
             element.decompose()
         prefix_ids(article, page)
