@@ -53,6 +53,8 @@ GLYPH_GRID = 5  # MathJax's font units (1/1000 em) to a grid of 1/200 em
 # What MathJax writes for its scripts in a browser (none runs here); an error node keeps its mark.
 _SCRIPT_ATTRIBUTES = re.compile(r' data-c="[^"]*"| data-mml-node="(?!merror")[^"]*"')
 _SVG_NAMESPACES = re.compile(r' xmlns(?::xlink)?="http://www\.w3\.org/(?:2000/svg|1999/xlink)"')
+_BARE_GROUP = re.compile(r"<g>((?:(?!</?g[ >]).)*)</g>", re.DOTALL)  # a group left without attributes
+_USE_END = re.compile(r"(<use [^>]*)></use>")
 # Punctuation that must stay on the line of the formula before it: a line may break between an
 # inline SVG and a "。", so the two are wrapped together.
 _CLOSING = "。，、；：？！）」』》〉】.,;:?!)"
@@ -151,13 +153,19 @@ def share_glyphs(markup: str, glyphs: dict[str, str]) -> str:
 
 
 def lean(markup: str) -> str:
-    """A typeset formula without MathJax's own attributes and the namespaces HTML gives an SVG anyway.
+    """A typeset formula without MathJax's own attributes, the namespaces HTML gives an SVG anyway and the
+    groups left with no attribute (their children take their place).
 
     >>> lean('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
     ...      '<g data-mml-node="mi"><use data-c="1D451" xlink:href="#MJX-TEX-I-1D451"></use></g></svg>')
-    '<svg><g><use href="#MJX-TEX-I-1D451"></use></g></svg>'
+    '<svg><use href="#MJX-TEX-I-1D451"/></svg>'
     """
-    return _SVG_NAMESPACES.sub("", _SCRIPT_ATTRIBUTES.sub("", markup)).replace(" xlink:href=", " href=")
+    markup = _SVG_NAMESPACES.sub("", _SCRIPT_ATTRIBUTES.sub("", markup)).replace(" xlink:href=", " href=")
+    while True:
+        unwrapped = _BARE_GROUP.sub(r"\1", markup)
+        if unwrapped == markup:
+            return _USE_END.sub(r"\1/>", markup)
+        markup = unwrapped
 
 
 def glyph_definitions(glyphs: dict[str, str]) -> str:
