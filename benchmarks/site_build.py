@@ -25,11 +25,14 @@ Full run:
    with its index and lunr languages, images and the favicon (the formulas are SVG inside the HTML,
    typeset at build time). Raw and gzip -9 sizes; already compressed files (woff, png) count the
    same in both. A static upper bound: the search is fetched only when the reader goes to search.
-7. page weights, the numbers held to the budgets: every page of the nav in both languages, opened
+7. page weights, the numbers held to the targets: every page of the nav in both languages, opened
    in Chromium (a new tab each, nothing cached, light scheme), read to its end (scrolled down so that
    every lazy figure is fetched, its widgets drawn, the learned-attention widget's models fetched),
    every file it requested counted at its gzip -9 size, by category
-   (`qkv_site.tools.page_weight`), beside the page's budget. The sizes are read from the built
+   (`qkv_site.tools.page_weight`), beside the page's target and the budget
+   tests/test_browser_page_weight.py holds it to (the target, or for a page over it what it weighs
+   today). The site is built with the environment the script runs in (the deploy workflow's
+   REPO_URL adds the header's repository link, about 0.6 KB). The sizes are read from the built
    files, so the same site weighs the same on every run. With --quick, the worked-example and
    learned-attention pages only.
 """
@@ -60,7 +63,7 @@ TARGETS = {
     "cold_build_s": (30.0, "cold full build under 30 s on a 2-core machine"),
     "cached_build_s": (3.0, "cached rebuild (nothing changed) under 3 s on a 2-core machine"),
     "edit_reload_s": (3.0, "mkdocs serve: from saving an edited page to serving it under 3 s on a 2-core machine"),
-    "pages_over_budget": (0, "every page read to its end in Chromium within its budget: 150 KB gzip, worked-example 100 KB"),
+    "pages_over_target": (0, "every page read to its end in Chromium within its target: 150 KB gzip, worked-example 100 KB"),
 }
 QUICK_PAGES = ("worked-example.md", "learned-attention.md")  # the pages --quick loads in Chromium
 SITE_MAP = load_site_map(ROOT / "mkdocs.yml")
@@ -336,11 +339,11 @@ def print_page_weights(report: dict) -> None:
     rows = []
     for lang, pages in report.items():
         for source, page in pages.items():
-            over = page["gzip_bytes"] > page["budget_bytes"]
-            rows.append([source, lang, *(f"{page['categories'][c] / 1000:.1f}" for c in CATEGORIES),
-                         kb(page["gzip_bytes"]), kb(page["budget_bytes"]), verdict(not over)])
-    print("\nevery page read to its end in Chromium (light scheme, nothing cached), gzip KB by category (1 KB = 1,000 bytes)")
-    print(table(["page", "lang", *CATEGORIES, "total", "budget", ""], rows))
+            rows.append([source, lang, *(f"{page['categories'][c] / 1000:.1f}" for c in CATEGORIES), kb(page["gzip_bytes"]),
+                         kb(page["target_bytes"]), verdict(page["gzip_bytes"] <= page["target_bytes"]), kb(page["budget_bytes"])])
+    print("\nevery page read to its end in Chromium (light scheme, nothing cached), gzip KB by category (1 KB = 1,000 bytes);"
+          "\nthe budget the browser test holds it to: its target, or for a page over its target what it weighs today")
+    print(table(["page", "lang", *CATEGORIES, "total", "target", "", "budget"], rows))
 
 
 def measure_page(site: Path) -> dict:
@@ -427,24 +430,29 @@ def main(argv: list[str] | None = None) -> int:
     print(f"worked-example page, gzip: {kb(upper_bound)} (static count of the built files, the search included)")
     pages = results.get("pages")
     over = None if pages is None else sorted(
-        f"{source} ({lang}) {kb(page['gzip_bytes'])} > {kb(page['budget_bytes'])}"
-        for lang, by_source in pages.items() for source, page in by_source.items() if page["gzip_bytes"] > page["budget_bytes"])
+        f"{source} ({lang}) {kb(page['gzip_bytes'])} > {kb(page['target_bytes'])}"
+        for lang, by_source in pages.items() for source, page in by_source.items() if page["gzip_bytes"] > page["target_bytes"])
+    past_budget = [] if pages is None else sorted(
+        f"{source} ({lang})" for lang, by_source in pages.items() for source, page in by_source.items()
+        if page["gzip_bytes"] > page["budget_bytes"])
+    if past_budget:
+        print(f"warning: over the budget the browser test holds them to: {', '.join(past_budget)}")
     measured = {
         "first_build_s": results.get("builds", {}).get("first_s"),
         "cold_build_s": results.get("builds", {}).get("cold_s"),
         "cached_build_s": results.get("builds", {}).get("cached_s"),
         "edit_reload_s": results.get("builds", {}).get("edit_reload", {}).get("seconds"),
-        "pages_over_budget": None if over is None else len(over),
+        "pages_over_target": None if over is None else len(over),
     }
     results["targets"] = {}
     for key, (limit, description) in TARGETS.items():
         value = measured[key]
         if value is None:
-            why = "no Chromium here" if key == "pages_over_budget" else "--quick"
+            why = "no Chromium here" if key == "pages_over_target" else "--quick"
             print(f"target: {description}: not measured ({why})")
             results["targets"][key] = {"description": description, "limit": limit, "value": None, "met": None}
             continue
-        if key == "pages_over_budget":
+        if key == "pages_over_target":
             met = value <= limit
             counted = sum(len(by_source) for by_source in pages.values())
             shown = f"{value} of {counted} pages over" + (f": {'; '.join(over)}" if over else "")

@@ -42,7 +42,7 @@ TARGETS = {
         "target: cold full build under 30 s",
         "target: cached rebuild (nothing changed) under 3 s",
         "target: mkdocs serve: from saving an edited page to serving it under 3 s",
-        "target: every page read to its end in Chromium within its budget",
+        "target: every page read to its end in Chromium within its target",
     ],
 }
 
@@ -105,7 +105,7 @@ def test_site_build_quick_measures_the_built_page(site: Path, tmp_path: Path) ->
         for source in ("worked-example.md", "learned-attention.md"):  # what --quick loads in Chromium
             page = results["pages"][lang][source]
             assert page["categories"]["html"] > 0 and page["categories"]["js"] > 0, page
-            assert page["gzip_bytes"] == sum(page["files"].values()) and page["budget_bytes"] > 0, page
+            assert page["gzip_bytes"] == sum(page["files"].values()) and page["budget_bytes"] >= page["target_bytes"] > 0, page
         assert results["pages"][lang]["learned-attention.md"]["categories"]["data"] > 0  # the widget's models
     assert committed_results() == before
 
