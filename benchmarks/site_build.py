@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/site_build.py                       # full run (a few minutes), writes benchmarks/results/site_build.json
     .venv/bin/python benchmarks/site_build.py --quick --site-dir site   # seconds: an already built site's worked-example and learned-attention pages, one figure
+    .venv/bin/python benchmarks/site_build.py --pages --site-dir site   # every page's weight of a built site, into the committed results
 
 Full run:
 
@@ -34,7 +35,10 @@ Full run:
    today). The site is built with the environment the script runs in (the deploy workflow's
    REPO_URL adds the header's repository link, about 0.6 KB). The sizes are read from the built
    files, so the same site weighs the same on every run. With --quick, the worked-example and
-   learned-attention pages only.
+   learned-attention pages only. With --pages, every page of an already built site (build it as the
+   deploy workflow does: SITE_URL, REPO_URL and REPO_NAME set), recorded in the committed results
+   beside the timings of the last full run, which are kept: weights do not depend on how busy the
+   machine is, timings do.
 """
 
 from __future__ import annotations
@@ -372,10 +376,54 @@ def print_page_report(report: dict, how: str = "static count of the built files"
         print(table(["category", "files", "raw", "gzip"], rows))
 
 
+def pages_over(pages: dict | None) -> list[str] | None:
+    """The pages over their target (None when no page was weighed); warns of any over its budget."""
+    if pages is None:
+        return None
+    weighed = [(source, lang, page) for lang, by_source in pages.items() for source, page in by_source.items()]
+    past_budget = sorted(f"{source} ({lang})" for source, lang, page in weighed if page["gzip_bytes"] > page["budget_bytes"])
+    if past_budget:
+        print(f"warning: over the budget the browser test holds them to: {', '.join(past_budget)}")
+    return sorted(f"{source} ({lang}) {kb(page['gzip_bytes'])} > {kb(page['target_bytes'])}"
+                  for source, lang, page in weighed if page["gzip_bytes"] > page["target_bytes"])
+
+
+def record_page_weights(site: Path, output: Path | None) -> int:
+    """--pages: every page's weight of the built ``site``, recorded beside the committed timings."""
+    if output is None or not output.is_file():
+        sys.exit(f"--pages updates the results of a full run, and there are none at {output}: run the full benchmark first")
+    pages = page_weights(site, quick=False)
+    if pages is None:
+        sys.exit("--pages needs Playwright and /usr/bin/chromium")
+    results = json.loads(output.read_text(encoding="utf-8"))
+    print_page_weights(pages)
+    over = pages_over(pages)
+    assert over is not None
+    results["pages"] = pages
+    results["pages_measured"] = machine_info(site_env={name: os.environ.get(name) for name in ("SITE_URL", "REPO_URL", "REPO_NAME")})
+    results["page_bytes"] = measure_page(site)
+    results["page_gzip_upper_bound_bytes"] = max(page["total_gzip_bytes"] for page in results["page_bytes"].values())
+    results.pop("browser", None)  # what an earlier version of this script measured of one page
+    limit, description = TARGETS["pages_over_target"]
+    counted = sum(len(by_source) for by_source in pages.values())
+    print(f"\ntarget: {description}: {verdict(len(over) <= limit)} ({len(over)} of {counted} pages over"
+          + (f": {'; '.join(over)}" if over else "") + ")")
+    targets = {key: value for key, value in results.get("targets", {}).items() if key in TARGETS}
+    targets["pages_over_target"] = {"description": description, "limit": limit, "value": len(over), "met": len(over) <= limit}
+    results["targets"] = targets
+    output.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\npage weights written to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
-    p.add_argument("--site-dir", type=Path, help="with --quick: an already built site to measure (default: ./site)")
+    p.add_argument("--site-dir", type=Path, help="with --quick or --pages: an already built site to measure (default: ./site)")
+    p.add_argument("--pages", action="store_true", help="weigh every page of an already built site and record the weights "
+                   "in the committed results, keeping the timings of the last full run")
     args = p.parse_args(argv)
+    if args.pages:
+        return record_page_weights((args.site_dir or ROOT / "site").resolve(), args.output or output_path(args, "site_build"))
     machine = machine_info()
     results: dict = {"benchmark": "site_build", "quick": args.quick, "machine": machine}
 
@@ -429,14 +477,7 @@ def main(argv: list[str] | None = None) -> int:
     results["page_gzip_upper_bound_bytes"] = upper_bound
     print(f"worked-example page, gzip: {kb(upper_bound)} (static count of the built files, the search included)")
     pages = results.get("pages")
-    over = None if pages is None else sorted(
-        f"{source} ({lang}) {kb(page['gzip_bytes'])} > {kb(page['target_bytes'])}"
-        for lang, by_source in pages.items() for source, page in by_source.items() if page["gzip_bytes"] > page["target_bytes"])
-    past_budget = [] if pages is None else sorted(
-        f"{source} ({lang})" for lang, by_source in pages.items() for source, page in by_source.items()
-        if page["gzip_bytes"] > page["budget_bytes"])
-    if past_budget:
-        print(f"warning: over the budget the browser test holds them to: {', '.join(past_budget)}")
+    over = pages_over(pages)
     measured = {
         "first_build_s": results.get("builds", {}).get("first_s"),
         "cold_build_s": results.get("builds", {}).get("cold_s"),
