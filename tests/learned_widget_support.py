@@ -53,7 +53,6 @@ def widget_site(folder: Path) -> Path:
           - path: assets/javascripts/learned/load.js
             type: module
         extra_css:
-          - assets/stylesheets/playground.css
           - assets/stylesheets/extra.css
         nav: [index.md, widget.md]
         """), encoding="utf-8")

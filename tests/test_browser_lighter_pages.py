@@ -42,6 +42,24 @@ def test_a_page_downloads_the_figures_of_one_scheme_and_the_toggle_brings_the_ot
         assert not tab.foreign
 
 
+# Pages whose first figure is near the top: a first visit lays it out before Material's bundle runs.
+FIRST_VISIT_PAGES = [("motivation.md", "zh"), ("learned-attention.md", "en"), ("self-vs-cross.md", "zh")]
+
+
+@pytest.mark.parametrize(("source", "lang"), FIRST_VISIT_PAGES, ids=[f"{lang}-{source}" for source, lang in FIRST_VISIT_PAGES])
+def test_a_first_visit_in_the_dark_scheme_fetches_no_light_figure(browser, server: SiteServer, source: str, lang: str) -> None:
+    with LocalOnly(browser, server, viewport=DESKTOP, color_scheme="dark") as tab:  # a new tab: nothing saved
+        requests: list[str] = []
+        tab.page.on("request", lambda request: requests.append(request.url))
+        tab.open(page_url(source, lang))
+        tab.page.evaluate(SCROLL_TO_END_JS)
+        fetched = figure_requests(requests)
+        shown = tab.page.evaluate("() => [...document.querySelectorAll('article figure img')].filter((image) => image.checkVisibility()).length")
+        assert shown and len(fetched) == shown, (shown, fetched)
+        assert all(name.endswith(".dark.svg") for name in fetched), f"a first visit in the dark scheme fetched {sorted(fetched)}"
+        assert not tab.foreign
+
+
 GLYPHS_JS = """() => {
   const uses = [...document.querySelectorAll("mjx-container use")];
   const missing = uses.map((use) => use.getAttribute("xlink:href") || use.getAttribute("href"))

@@ -23,8 +23,8 @@ to what reads the project's files. Every reach into another package's internals 
 | on_page_context | 0 | a page without a description fails the strict build |
 | on_page_context | -10 | the page's own HTML put back |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
-| on_post_page | 0 | formulas typeset; the social card's tags; English search at `en/`; learned widgets' models, print figures |
-| on_post_build | 0 | the emoji font; the build finished: outputs no page asked for may go |
+| on_post_page | 0 | formulas typeset; a notebook's unused styles go; social card tags; English search; learned models, print figures |
+| on_post_build | 0 | the emoji font; own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: one index per language |
 | on_build_error | 0 | the MathJax process ends |
 | on_shutdown | 0 | MathJax ends; outputs no page asked for are deleted (only after a finished build) |
@@ -53,6 +53,8 @@ from qkv_site.builder.descriptions import description
 from qkv_site.builder.formulas import PageFormulas
 from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.learned_print import with_print_figures
+from qkv_site.builder.minify import minify_published
+from qkv_site.builder.notebook_styles import used_styles, without_unused_mermaid
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.builder.site_files import EmojiFont, list_notebooks_in_sitemap
@@ -196,6 +198,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         assert self.formulas is not None
         output = self.formulas.finish(output)
+        if page.file.src_uri.endswith(".ipynb"):
+            output = used_styles(without_unused_mermaid(output))
         output = with_card(output, page, config, self.cache)
         assert self.project is not None
         page_file = Path(config.site_dir) / page.file.dest_uri
@@ -208,6 +212,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     def _finished(self, *, config: MkDocsConfig) -> None:
         assert self.formulas is not None
         self.emoji.write(config)
+        minify_published(Path(config["docs_dir"]), Path(config["site_dir"]))
         log.info(self.formulas.summary())
         self.built = True  # every page of this pass was rendered
 

@@ -4,7 +4,6 @@ once per change."""
 from __future__ import annotations
 
 import io
-import re
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +30,7 @@ from qkv_site.figures import (
     tiled_memory,
     worked_weights,
 )
+from qkv_site.figures.compact import coarse, compact
 from qkv_site.figures.stamp import STAMP, source_digest
 from qkv_site.figures.style import THEMES, Theme, rc
 from qkv_site.project import Project
@@ -63,35 +63,6 @@ SCHEMES = tuple(THEMES)  # ("light", "dark"), Material's default and slate
 SVG_METADATA = {"Date": None, "Creator": None}
 
 
-# Where matplotlib writes positions (in points, with six decimals): path data, x/y attributes, translations.
-# A tenth of a point is a seventh of a pixel on the page, so one decimal draws the same figure in fewer bytes.
-# Scales (the glyphs' scale(0.015625)) are not positions and keep every digit.
-_GEOMETRY = re.compile(r'( d="[^"]*"| [xy]="[^"]*"|translate\([^)]*\))')
-_DECIMAL = re.compile(r"-?\d+\.\d{2,}")
-# A glyph's outline (svg.fonttype "path") in units of 1/6400 em, scaled by 1/64 where it is used. In units of
-# 16 of those (1/400 em: 0.05 px in a 13.5 pt title) it has the same shape with a digit less per coordinate.
-_GLYPH = re.compile(r'(<path id="[^"]*" d=")([^"]*)(" transform="scale\()0\.015625(\)"/>)')
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-GLYPH_UNIT = 16
-
-
-def coarse(svg: str) -> str:
-    """`svg` with every position rounded to a tenth of a point and every glyph outline to 1/400 em.
-
-    >>> coarse('<path d="M 82.506519 140.578445 L 84 -0.012" transform="translate(3.14159 0) scale(0.015625)"/>')
-    '<path d="M 82.5 140.6 L 84 0" transform="translate(3.1 0) scale(0.015625)"/>'
-    >>> coarse('<path id="g-1" d="M 1946 -83 L 24 4016 z" transform="scale(0.015625)"/>')
-    '<path id="g-1" d="M 122 -5 L 2 251 z" transform="scale(0.25)"/>'
-    """
-    def tenth(number: re.Match[str]) -> str:
-        return f"{round(float(number.group()), 1) + 0.0:g}"
-
-    def glyph(path: re.Match[str]) -> str:
-        outline = _NUMBER.sub(lambda n: str(round(float(n.group()) / GLYPH_UNIT) + 0), path[2])
-        return f"{path[1]}{outline}{path[3]}{0.015625 * GLYPH_UNIT:g}{path[4]}"
-    return _GLYPH.sub(glyph, _GEOMETRY.sub(lambda part: _DECIMAL.sub(tenth, part.group()), svg))
-
-
 class MissingGlyphError(RuntimeError):
     """A label uses a character the figure font cannot draw (matplotlib would draw a box)."""
 
@@ -111,7 +82,7 @@ def render_svg(draw: Draw, lang: str, scheme: str, project: Project) -> bytes:
             fig.savefig(buffer, format="svg", metadata=SVG_METADATA, bbox_inches="tight", pad_inches=0.06)
         except UserWarning as warning:  # only the glyph warning is turned into an error above
             raise MissingGlyphError(f"{draw.__module__} ({lang}, {scheme}): {warning}") from warning
-    return coarse(buffer.getvalue().decode("utf-8")).encode("utf-8")
+    return compact(coarse(buffer.getvalue().decode("utf-8"))).encode("utf-8")
 
 
 def _write_if_changed(path: Path, content: bytes) -> bool:

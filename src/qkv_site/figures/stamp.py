@@ -21,6 +21,7 @@ from pathlib import Path
 
 import qkv
 import qkv_site.figures
+import qkv_site.svg_path
 from qkv_site.cache_files import files_digest, numerics_fingerprint, python_files
 from qkv_site.figures import results
 from qkv_site.project import Project
@@ -35,6 +36,7 @@ def source_digest(project: Project, sources: dict[str, Path] = SOURCES) -> str:
     """sha256 of everything the figures depend on: the `qkv` and figure sources, the project's benchmark
     results, matplotlib, the font, and the machine's arithmetic (`numerics_fingerprint`)."""
     files = [file for name, folder in sources.items() for file in python_files(folder, name)]
+    files.append(("qkv_site/svg_path.py", Path(qkv_site.svg_path.__file__)))  # writes every figure's paths
     # The measurement figures draw committed benchmark results: new results, new figures.
     files += [(f"results/{path.name}", path) for path in results.result_files(project)]
     return files_digest(files, LIBRARIES, [numerics_fingerprint()])

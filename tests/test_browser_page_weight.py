@@ -1,0 +1,28 @@
+"""Every page, read to its end as Chromium requests it, within its budget (qkv_site.tools.page_weight):
+150 KB gzip, the worked-example page 100 KB, and a page over its target no heavier than it is today.
+The sizes are those of the built files, so this is no timing: a page that grows past its budget fails."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser_support import SiteServer
+from site_pages import SITE_MAP
+from qkv_site.tools.page_weight import CATEGORIES, KB, measure_page, target
+
+PAGES = [(source, lang) for lang in SITE_MAP.languages for source in SITE_MAP.nav]
+
+
+@pytest.mark.parametrize(("source", "lang"), PAGES, ids=[f"{lang}-{source}" for source, lang in PAGES])
+def test_a_page_read_to_its_end_is_within_its_budget(browser, server: SiteServer, source: str, lang: str) -> None:
+    weight = measure_page(browser, server, source, lang, SITE_MAP)
+    categories = weight.by_category()
+    assert categories["html"] > 0 and categories["css"] > 0 and categories["js"] > 0, weight.files
+    assert not categories["search"], f"{source} ({lang}) fetched the search before the reader searched: {weight.files}"
+    widgets = {"learned-attention.md": 2}.get(source, 0)  # the page's widgets fetch their models: they count
+    assert sum(path.endswith(".json") for path in weight.files) == widgets, weight.files
+    shown = ", ".join(f"{name} {categories[name] / KB:.1f}" for name in CATEGORIES if categories[name])
+    assert weight.total <= weight.budget, (
+        f"{source} ({lang}) weighs {weight.total / KB:.1f} KB gzip read to its end, over its budget of "
+        f"{weight.budget / KB:.0f} KB (target {target(source) / KB:.0f} KB): {shown}")
+
