@@ -23,7 +23,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_page_context | 0 | a page without a description fails the strict build |
 | on_page_context | -10 | the page's own HTML put back |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
-| on_post_page | 0 | formulas typeset; a notebook's unused styles go; social cards; English search; learned models, print figures |
+| on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned models, print figures |
 | on_post_build | 0 | the emoji font; own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: one index per language |
 | on_build_error | 0 | the MathJax process ends |
