@@ -1,4 +1,4 @@
-// The learned-attention widget: the reader's own sentence through the model trained at build time.
+// The learned-attention widget: the reader's own sentence through the stored model the build loaded (trained once beforehand).
 // Any <div class="qkv-learned-widget" data-model="coreference|referent"> becomes one (load.js imports this
 // module only on a page that has one). The model is the page's own file, learned-model-<task>.json
 // (qkv_site.builder.learned_models); the math is model.js. The sentence and the removed edge live in the
