@@ -80,15 +80,27 @@ def test_the_wheel_holds_qkv_alone_with_pyproject_s_metadata(project: Project) -
     assert served.requires == tuple(PYPROJECT["dependencies"]) and served.python == PYPROJECT["requires-python"].lstrip(">=")
 
 
+def records_named_by_programs() -> set[str]:
+    """The stored records a program or notebook names by its path, found by a pattern in their text."""
+    texts = [path.read_text(encoding="utf-8") for path in (ROOT / "docs_src").rglob("*.py")]
+    texts += [path.read_text(encoding="utf-8") for path in (ROOT / "docs").glob("*/notebook.ipynb")]
+    named = {match for text in texts for match in re.findall(r"benchmarks/results/[\w.-]+\.json", text)}
+    return {name for name in named if (ROOT / name).is_file()}
+
+
 def test_the_archive_holds_the_programs_the_notebooks_the_records_and_a_readme_naming_each_page(project: Project) -> None:
     served = made(project)
     top = served.folder
     assert served.programs.name == f"{top}.zip" and top == f"qkv-programs-{PYPROJECT['version']}"
     held = members(served.programs.path)
     programs = {f"{top}/{path.relative_to(ROOT).as_posix()}" for path in (ROOT / "docs_src").rglob("*.py")}
-    records = {f"{top}/benchmarks/results/{path.name}" for path in (ROOT / "benchmarks" / "results").glob("*.json")}
+    records = {f"{top}/{name}" for name in records_named_by_programs()}
     notebooks = {f"{top}/{name}" for name in served.notebooks.values()}
     assert set(held) == programs | records | notebooks | {f"{top}/README.md"}
+    assert f"{top}/benchmarks/results/learned_model_coreference.json" in held, "a program loads the trained model"
+    assert not {name for name in held if name.endswith(("site_build.json", "attention_speed.json"))}, \
+        "records no program reads (the build's own) are not the reader's"
+
     assert {info.external_attr >> 16 for info in held.values()} == {0o100644}
     assert served.notebooks == {"zh": "notebook.zh.ipynb", "en": "notebook.en.ipynb"}
     with zipfile.ZipFile(served.programs.path) as archive:

@@ -6,8 +6,8 @@ their sizes and sha256 (`Download`):
 - qkv's wheel (`qkv_site.downloads.wheel`): the package `qkv` alone, built by setuptools from the
   imported package's modules and pyproject.toml's metadata; it depends on numpy only.
 - the programs' archive (`qkv_site.downloads.archive`): every program the pages show (the project's
-  ``programs_dir``, docs_src/), the notebook of each language, the committed measurement records the
-  programs read (the project's ``results_dir``), and a README in Chinese and English saying how to run them.
+  ``programs_dir``, docs_src/), the notebook of each language, the stored training records and trained
+  models the programs read (those of the project's ``results_dir`` a program names), and a README in Chinese and English saying how to run them.
 
 What they are made of is found in the project by `qkv_site.downloads.inputs`.
 
