@@ -51,10 +51,11 @@ def _listed(download: Download) -> dict[str, str]:
 
 def downloads(project: Project) -> dict[str, Any]:
     """The two files the site serves and what the instructions name: the archive's folder, the program
-    they run, the notebooks inside it, the wheel's dependencies and the oldest Python."""
+    they run, the notebooks inside it, the wheel's dependencies (and in reader words, each an exact version) and
+    the oldest Python."""
     made_ = made(project)
     return {"wheel": _listed(made_.wheel), "programs": _listed(made_.programs), "folder": made_.folder,
-            "example": made_.example, "notebooks": dict(made_.notebooks), "requires": list(made_.requires),
+            "example": made_.example, "notebooks": dict(made_.notebooks), "requires": list(made_.requires), "pins": list(made_.pins),
             "python": made_.python}
 
 
