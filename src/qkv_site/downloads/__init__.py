@@ -7,7 +7,8 @@ their sizes and sha256 (`Download`):
   imported package's modules and pyproject.toml's metadata; it depends on numpy only.
 - the programs' archive (`qkv_site.downloads.archive`): every program the pages show (the project's
   ``programs_dir``, docs_src/), the notebook of each language, the stored training records and trained
-  models the programs read (those of the project's ``results_dir`` a program names), and a README in Chinese and English saying how to run them.
+  models the programs read (those of the project's ``results_dir`` a program names), and a README in
+  Chinese and English saying how to run them.
 
 What they are made of is found in the project by `qkv_site.downloads.inputs`.
 
@@ -119,7 +120,8 @@ def _make(inputs: Inputs, folder: Path, epoch: int) -> None:
         raise ValueError(f"the instructions run {example}, which is not among the programs")
     notebooks = {lang: name for lang, (name, _) in inputs.notebooks.items()}
     python = project.oldest_python
-    text = readme(folder=top, wheel=wheel_name, requires=pinned(project.dependencies), python=python, pages=program_folders(inputs),
+    text = readme(folder=top, wheel=wheel_name, requires=pinned(project.dependencies), python=python,
+                  pages=program_folders(inputs),
                   notebooks=notebooks, results=inputs.results_folder, example=example)
     files = [*inputs.programs, *inputs.notebooks.values(), *inputs.results]
     members = [(f"{top}/{name}", path.read_bytes()) for name, path in files] + [(f"{top}/{README}", text.encode("utf-8"))]

@@ -55,8 +55,8 @@ def downloads(project: Project) -> dict[str, Any]:
     the oldest Python."""
     made_ = made(project)
     return {"wheel": _listed(made_.wheel), "programs": _listed(made_.programs), "folder": made_.folder,
-            "example": made_.example, "notebooks": dict(made_.notebooks), "requires": list(made_.requires), "pins": list(made_.pins),
-            "python": made_.python}
+            "example": made_.example, "notebooks": dict(made_.notebooks), "requires": list(made_.requires),
+            "pins": list(made_.pins), "python": made_.python}
 
 
 def values(project: Project) -> dict[str, Any]:
