@@ -201,3 +201,16 @@ def test_the_learned_widgets_print_what_they_show_for_the_articles_sentences(bro
                     assert latin(label + "".join(cells)) in lines, f"{lang} {task}: the row {label!r} is not in the print"
             assert latin(LABELS[lang]["online"] + address) in lines
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+def test_the_learned_widgets_print_figures_show_on_paper_without_javascript(browser, server: SiteServer) -> None:
+    # The rule that shows them is in print.css, which every page links: the widget's own stylesheet comes
+    # with its script, so with JavaScript off only print.css can show them.
+    with LocalOnly(browser, server, viewport=DESKTOP, java_script_enabled=False) as tab:
+        tab.page.goto(server.url(page_url(LEARNED, "en")), wait_until="load")
+        blocks = tab.page.locator(".qkv-learned-print")
+        assert blocks.count() == len(TASKS)
+        assert not any(block.is_visible() for block in blocks.all()), "on screen, the widgets' place shows no figure"
+        assert not tab.page.locator("link[href*='learned.css']").count(), "the widget's stylesheet came without its script"
+        tab.page.emulate_media(media="print")
+        assert all(block.is_visible() for block in blocks.all()), "on paper without JavaScript, no figure of the widgets"

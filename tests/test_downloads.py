@@ -80,15 +80,26 @@ def test_the_wheel_holds_qkv_alone_with_pyproject_s_metadata(project: Project) -
     assert served.requires == tuple(PYPROJECT["dependencies"]) and served.python == PYPROJECT["requires-python"].lstrip(">=")
 
 
+def records_named_by_programs() -> set[str]:
+    """The stored records a program or notebook names by its path, found by a pattern in their text."""
+    texts = [path.read_text(encoding="utf-8") for path in (ROOT / "docs_src").rglob("*.py")]
+    texts += [path.read_text(encoding="utf-8") for path in (ROOT / "docs").glob("*/notebook.ipynb")]
+    named = {match for text in texts for match in re.findall(r"benchmarks/results/[\w.-]+\.json", text)}
+    return {name for name in named if (ROOT / name).is_file()}
+
+
 def test_the_archive_holds_the_programs_the_notebooks_the_records_and_a_readme_naming_each_page(project: Project) -> None:
     served = made(project)
     top = served.folder
     assert served.programs.name == f"{top}.zip" and top == f"qkv-programs-{PYPROJECT['version']}"
     held = members(served.programs.path)
     programs = {f"{top}/{path.relative_to(ROOT).as_posix()}" for path in (ROOT / "docs_src").rglob("*.py")}
-    records = {f"{top}/benchmarks/results/{path.name}" for path in (ROOT / "benchmarks" / "results").glob("*.json")}
+    records = {f"{top}/{name}" for name in records_named_by_programs()}
     notebooks = {f"{top}/{name}" for name in served.notebooks.values()}
     assert set(held) == programs | records | notebooks | {f"{top}/README.md"}
+    assert f"{top}/benchmarks/results/learned_model_coreference.json" in held, "a program loads the trained model"
+    assert not {name for name in held if name.endswith(("site_build.json", "attention_speed.json"))}, \
+        "records no program reads (the build's own) are not the reader's"
     assert {info.external_attr >> 16 for info in held.values()} == {0o100644}
     assert served.notebooks == {"zh": "notebook.zh.ipynb", "en": "notebook.en.ipynb"}
     with zipfile.ZipFile(served.programs.path) as archive:
@@ -99,6 +110,18 @@ def test_the_archive_holds_the_programs_the_notebooks_the_records_and_a_readme_n
     for folder in sorted({path.parent.name for path in (ROOT / "docs_src").rglob("*.py")}):
         for lang, title in titles[folder].items():
             assert f"`docs_src/{folder}/`{'：' if lang == 'zh' else ': '}{title}" in readme, (folder, lang)
+    config = project.config_file.read_text(encoding="utf-8")
+    names = re.findall(r"^\s*site_name: \"?([^\"\n]+)\"?$", config, re.MULTILINE)  # the site's, then each language's
+    assert len(names) == 2 and all(f"“{name}”" in readme for name in names), names
+    version = PYPROJECT["dependencies"][0].split("==")[1]
+    assert f"numpy {version}" in readme and "numpy==" not in readme, "the pin in reader words"
+
+
+def test_a_dependency_not_pinned_to_one_version_stops_the_build() -> None:
+    assert downloads.pinned(["numpy==2.4.6"]) == ("numpy 2.4.6",)
+    for loose in ("numpy", "numpy>=2", "numpy==2.*", "numpy==2.4.6,<3"):
+        with pytest.raises(ValueError, match="not pinned to one version"):
+            downloads.pinned([loose])
 
 
 def test_they_are_made_again_only_when_an_input_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

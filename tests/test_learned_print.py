@@ -15,7 +15,8 @@ from conftest import ROOT, SITE_URL
 from learned_print_support import LEARNED, TASKS, figure_path, figure_texts, printed_panels
 from qkv.learning.rollout import rollout_weights
 from qkv_site.builder.learned_models import export, exported_model
-from qkv_site.builder.learned_print import HEAT, LABELS, PRINT_CLASS, drawn_figure, text_width, with_print_figures
+from qkv_site.builder.learned_print import (HEAT, LABELS, PRINT_CLASS, drawn_figure, probability_text, text_width,
+                                           with_print_figures)
 from qkv_site.content.formatting import fixed
 from qkv_site.project import RESULTS_DIR
 from site_pages import built_page, page_url
@@ -50,13 +51,29 @@ def test_the_figure_prints_numpys_forward_pass_of_the_exported_model(task: str, 
             np.testing.assert_allclose(values, expected, rtol=0, atol=1e-15)
         p = model.probabilities(sentence)
         best = model.resolve(sentence)
-        assert shown["verdict"] == LABELS[lang]["answer"].format(word=best, p=f"{fixed(100 * p[best], 1)}%")
+        digits = fixed(100 * p[best], 1)
+        said = {"100.0": LABELS[lang]["above"], "0.0": LABELS[lang]["below"]}.get(digits)  # a softmax is never 1
+        assert shown["verdict"] == LABELS[lang]["answer"].format(word=best, p=said or LABELS[lang]["percent"].format(p=digits))
+        assert "100.0%" not in shown["verdict"] and "0.0%" not in shown["verdict"]
         assert f"“{sentence}”" in figure_texts(figure.svg)
         assert shown["words"] == words
         for (label, cells), expected in zip(shown["rows"].items(), rows, strict=True):
             # as the widget prints a weight: two decimals, "<0.01" for what rounds to 0 but is not 0
             assert cells == ["<0.01" if 0 < w < 0.005 else f"{w:.2f}" for w in expected], label
     assert f"“{model.resolve(sentences[0])}”" in printed[0]["verdict"] and f"“{model.resolve(sentences[1])}”" in printed[1]["verdict"]
+
+
+def test_a_probability_that_rounds_to_certainty_is_printed_as_a_bound() -> None:
+    for lang in ("zh", "en"):
+        assert probability_text(1 - 1e-6, lang) == LABELS[lang]["above"] and "99.9%" in LABELS[lang]["above"]
+        assert probability_text(1e-6, lang) == LABELS[lang]["below"] and "0.1%" in LABELS[lang]["below"]
+        assert probability_text(0.5, lang) == LABELS[lang]["percent"].format(p="50.0")
+
+
+def test_each_task_s_figure_has_its_own_alt_text() -> None:
+    for lang in ("zh", "en"):
+        alts = {drawn_figure(task, lang, ADDRESS, RESULTS).alt for task in TASKS}
+        assert len(alts) == len(TASKS), alts
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])

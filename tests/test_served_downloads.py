@@ -153,6 +153,20 @@ def test_the_hands_on_commands_use_only_the_served_files(site: Path, lang: str, 
     assert "git clone" not in commands and "constraints.txt" not in commands, "the reader's commands need the repository"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_home_page_names_the_exact_numpy_the_wheel_pins_and_how_to_check_a_sha256(
+        site: Path, lang: str, served: Served) -> None:
+    with zipfile.ZipFile(served.wheel) as wheel:
+        [metadata] = [name for name in wheel.namelist() if name.endswith(".dist-info/METADATA")]
+        [requirement] = re.findall(r"^Requires-Dist: (.+)$", wheel.read(metadata).decode(), re.MULTILINE)
+    name, version = requirement.split("==")
+    heading = built_page(site, "index.md", lang).find(id="hands-on")
+    assert isinstance(heading, Tag)
+    section = "".join(heading.find_all_next(string=True))  # the hands-on section and what follows it
+    assert f"{name} {version}" in section and requirement not in section, "the pin in reader words, not pip's string"
+    assert "sha256sum" in section and "certutil -hashfile" in section
+
+
 def test_a_plain_build_lists_the_downloads_too(project: Project) -> None:
     # A build without REPO_URL (mkdocs build, mkdocs serve) renders the same hands-on section: the downloads
     # and their commands do not depend on the repository.
@@ -191,8 +205,9 @@ def test_the_archive_holds_every_program_both_notebooks_the_records_and_a_readme
     held = {path.relative_to(unpacked).as_posix() for path in unpacked.rglob("*") if path.is_file()}
     programs = {f"docs_src/{name}" for name in PROGRAMS}
     notebooks = {f"notebook.{lang}.ipynb" for lang in LANGUAGES}
-    records = {f"benchmarks/results/{path.name}" for path in (ROOT / "benchmarks" / "results").glob("*.json")}
-    assert held == programs | notebooks | records | {"README.md"}
+    texts = [(ROOT / "docs_src" / name).read_text(encoding="utf-8") for name in PROGRAMS]
+    records = {name for text in texts for name in re.findall(r"benchmarks/results/[\w.-]+\.json", text)}
+    assert records and held == programs | notebooks | records | {"README.md"}
     for name in programs:
         assert (unpacked / name).read_bytes() == (ROOT / name).read_bytes(), name
     readme = (unpacked / "README.md").read_text(encoding="utf-8")

@@ -38,6 +38,18 @@ def test_every_nav_page_is_built_in_both_languages(site: Path, source: str, lang
     assert f'<html lang="{lang}"' in html, f"{page} does not declare lang={lang}"
 
 
+def test_no_page_carries_the_tests_code_block_marks(site: Path) -> None:
+    # <!--pytest.mark.skip(reason=…)--> and <!--pytest-codeblocks:…--> are for the tests, which read the
+    # Markdown; the sources have them (or this would check nothing), the served HTML does not.
+    sources = [path.read_text(encoding="utf-8") for path in (Path(__file__).parent.parent / "docs").rglob("*.md")]
+    assert any("<!--pytest.mark." in text for text in sources)
+    pages = sorted(site.rglob("*.html"))
+    assert len(pages) >= 2 * len(PAGES)
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert "pytest.mark" not in html and "pytest-codeblocks" not in html, page.relative_to(site)
+
+
 # What Markdown leaves as text when it did not read a table (a table row glued to the paragraph
 # above it, say): a delimiter row such as "| :--- | ---: |", or a row of cells "| a | b |".
 UNREAD_TABLE = re.compile(r"^\s*\|(\s*:?-{3,}:?\s*\|)+\s*$|^\s*\|([^|\n]+\|){2,}\s*$", re.MULTILINE)

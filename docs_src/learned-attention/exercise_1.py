@@ -1,6 +1,6 @@
 from qkv.learning import load_model
 
-model = load_model("benchmarks/results/learned_model_coreference.json")  # seed 0, as committed
+model = load_model("benchmarks/results/learned_model_coreference.json")  # seed 0, the stored run
 for sentence in ("because it was too icy the highway didn't tempt the cat",
                  "because it was too sleepy the road didn't tempt the cat"):
     words = model.tokens(sentence)

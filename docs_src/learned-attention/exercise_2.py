@@ -4,7 +4,7 @@ from pathlib import Path
 from qkv.learning import load_model
 from qkv.learning.sentences import FRAMES
 
-two = load_model("benchmarks/results/learned_model_coreference.json")  # two layers, seed 0, as committed
+two = load_model("benchmarks/results/learned_model_coreference.json")  # two layers, seed 0, the stored run
 for frame in FRAMES[:2]:
     for adjective in ("tired", "wide"):
         sentence = frame.format(animal="animal", place="street", adjective=adjective)

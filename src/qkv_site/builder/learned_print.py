@@ -19,7 +19,7 @@ widget cannot run on paper, and where to use it (the page's address when the bui
 
 >>> figure = drawn_figure("coreference", "en", "https://example.org/learned-attention/", Path("benchmarks/results"))
 >>> figure.panels[0].verdict
-'The model reads “it” as “animal”, with probability 100.0%.'
+'The model reads “it” as “animal”, with probability > 99.9%.'
 >>> "https://example.org/learned-attention/" in figure.svg
 True
 """
@@ -41,34 +41,45 @@ from qkv_site.builder.learned_models import WIDGET, export, exported_model, task
 from qkv_site.content.claims import largest
 from qkv_site.content.formatting import fixed
 
-# The words of the figure, per language; `answer`, `layer` and `rollout` are the widget's own (widget.js STRINGS).
+# The words of the figure, per language; `answer`, `layer`, `rollout`, `percent`, `above` and `below` are the
+# widget's own (widget.js STRINGS).
 LABELS: dict[str, dict[str, str]] = {
     "zh": {
         "title-coreference": "动物还是地点？第一个任务的模型",
         "title-referent": "三个名词里选哪一个？第二个任务的模型",
-        "lead": "网页上这里是一个交互式的小部件，纸上无法运行。下面是它对文章的句子和 “{twin}” 版本显示的结果。",
+        "lead": "网页上这里是一个交互式的小部件，纸上无法运行。下面是它对文章的句子、以及换成 “{twin}” 之后显示的结果。",
         "online": "在网页版里可以输入你自己的句子：",
         "online-unlinked": "在这一页的网页版里可以输入你自己的句子。",
-        "answer": "模型认为 “it” 指的是 “{word}”，概率 {p}。",
+        "answer": "模型认为 “it” 指的是 “{word}”，概率{p}。",
         "layer": "第 {layer} 层",
-        "rollout": "rollout（两层合计）",
+        "rollout": "Rollout（两层合计）",
         "caption": "每一行是 “it” 在这一层给每个词的注意力权重（一行加起来是 1）；"
-                   "rollout：经过两层之后，每个词流进 “it” 的份额。",
-        "alt": "小部件的打印版：模型对文章的句子和 “{twin}” 版本的回答",
+                   "Rollout：经过两层之后，每个词流进 “it” 的份额。带下划线的是候选名词。",
+        "alt-coreference": "第一个任务（动物还是地点）的小部件打印版：模型对文章的句子和换成 “{twin}” 之后的回答",
+        "alt-referent": "第二个任务（三个名词里选一个）的小部件打印版：模型对文章的句子和换成 “{twin}” 之后的回答",
+        "percent": "为 {p}%",  # the probability: "概率为 64.0%", "概率超过 99.9%"
+        "above": "超过 99.9%",
+        "below": "不到 0.1%",
     },
     "en": {
         "title-coreference": "The animal or the place? The first task's model",
         "title-referent": "Which of three nouns? The second task's model",
-        "lead": "On the web page, an interactive widget sits here; it cannot run on paper. This is what it shows for "
-                "the article's sentence and its “{twin}” twin.",
+        "lead": "On the web page, an interactive widget sits here; it cannot run on paper. Below is what it shows for "
+                "the article's sentence and, with “{twin}” chosen, for its twin.",
         "online": "Type your own sentence in the web edition: ",
         "online-unlinked": "The web edition of this page lets you type your own sentence.",
         "answer": "The model reads “it” as “{word}”, with probability {p}.",
         "layer": "Layer {layer}",
         "rollout": "Rollout (both layers)",
         "caption": "Each row: the attention weights of “it” in that layer (a row sums to 1); the rollout: the share of "
-                   "each word in what reaches “it” through both layers.",
-        "alt": "The widget on paper: the model's answers for the article's sentence and its “{twin}” twin",
+                   "each word in what reaches “it” through both layers. Underlined: the candidate nouns.",
+        "alt-coreference": "The first task's widget (the animal or the place?) on paper: the model's answers for the "
+                           "article's sentence and its “{twin}” twin",
+        "alt-referent": "The second task's widget (which of three nouns?) on paper: the model's answers for the "
+                        "article's sentence and its “{twin}” twin",
+        "percent": "{p}%",
+        "above": "> 99.9%",
+        "below": "< 0.1%",
     },
 }
 PRINT_CLASS = "qkv-learned-print"
@@ -114,6 +125,26 @@ def weight_text(w: float) -> str:
     return "<0.01" if text == "0.00" and w > 0 else text  # exact: a weight is 0 only when exp underflowed
 
 
+def probability_text(p: float, lang: str) -> str:
+    """A probability as the widget prints it: a percentage with one decimal, but never "100.0%" or "0.0%"
+    for what a softmax gives (never exactly 1 or 0): "> 99.9%" and "< 0.1%" (the language's words) instead.
+
+    >>> probability_text(0.6404, "en"), probability_text(0.99996, "en"), probability_text(0.99996, "zh")
+    ('64.0%', '> 99.9%', '超过 99.9%')
+    >>> probability_text(0.6404, "zh")
+    '为 64.0%'
+
+    >>> probability_text(0.00001, "en")
+    '< 0.1%'
+    """
+    text = fixed(100 * p, 1)  # refuses a value within rounding of a boundary, where the browser might print the other digit
+    if text == "100.0":  # exact: compares printed digits
+        return LABELS[lang]["above"]
+    if text == "0.0":  # exact: compares printed digits
+        return LABELS[lang]["below"]
+    return LABELS[lang]["percent"].format(p=text)
+
+
 def panels(data: dict[str, Any], lang: str) -> list[Panel]:
     """The widget's view of the exported model `data` (`learned_models.export`) on its article sentences."""
     model = exported_model(data)
@@ -129,7 +160,7 @@ def panels(data: dict[str, Any], lang: str) -> list[Panel]:
         probabilities = model.probabilities(sentence)
         answers = list(probabilities)
         best = answers[largest([probabilities[word] for word in answers])]
-        verdict = t["answer"].format(word=best, p=f"{fixed(100 * probabilities[best], 1)}%")
+        verdict = t["answer"].format(word=best, p=probability_text(probabilities[best], lang))
         rows = [(t["layer"].format(layer=layer + 1), weights[layer, it]) for layer in range(len(weights))]
         rows.append((t["rollout"], rolled[it]))
         found.append(Panel(sentence, words, it, [j for j, word in enumerate(words) if word in nouns], verdict,
@@ -252,7 +283,7 @@ def draw(task: str, lang: str, address: str | None, shown: list[Panel], twin: st
     frame = f'<rect x="0.5" y="0.5" width="{width - 1}" height="{height - 1}" fill="#fff" stroke="{RULE}"/>'
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
            f'lang="{"zh-Hans" if lang == "zh" else "en"}" font-family="{FONTS}">{frame}{"".join(parts)}</svg>\n')
-    return Figure(svg, width, height, shown, t["alt"].format(twin=twin))
+    return Figure(svg, width, height, shown, t[f"alt-{task}"].format(twin=twin))
 
 
 @cache

@@ -16,7 +16,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
-| on_page_markdown | 0 | sessions start empty; named values; figures' code; notice on an outdated translation |
+| on_page_markdown | 0 | sessions start empty; named values; figures' code; tests' marks out; outdated-translation notice |
 | on_page_content | 0 | glossary tooltips; figures load lazily (one scheme's is fetched) |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
 | on_page_context | 10 | the search view of the page swapped in, before Material's search (0) indexes it |
@@ -49,6 +49,7 @@ from mkdocs.structure.pages import Page
 from qkv_site import downloads, project
 from qkv_site.builder import compat, figures, page_values
 from qkv_site.builder.block_runs import BlockRunner
+from qkv_site.builder.codeblock_marks import without_codeblock_marks
 from qkv_site.builder.descriptions import description
 from qkv_site.builder.formulas import PageFormulas
 from qkv_site.builder.learned_models import write_next_to
@@ -153,6 +154,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         site = {"repo_url": config["repo_url"], "repo_name": config["repo_name"]}
         markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.project, self.cache / "page-values", site)
         markdown = figures.with_code(markdown, page.file.src_uri, config["repo_url"], self.project)
+        markdown = without_codeblock_marks(markdown)  # the tests' marks are not the reader's
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
     def _tooltips_and_sized_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:

@@ -6,8 +6,9 @@ their sizes and sha256 (`Download`):
 - qkv's wheel (`qkv_site.downloads.wheel`): the package `qkv` alone, built by setuptools from the
   imported package's modules and pyproject.toml's metadata; it depends on numpy only.
 - the programs' archive (`qkv_site.downloads.archive`): every program the pages show (the project's
-  ``programs_dir``, docs_src/), the notebook of each language, the committed measurement records the
-  programs read (the project's ``results_dir``), and a README in Chinese and English saying how to run them.
+  ``programs_dir``, docs_src/), the notebook of each language, the stored training records and trained
+  models the programs read (those of the project's ``results_dir`` a program names), and a README in
+  Chinese and English saying how to run them.
 
 What they are made of is found in the project by `qkv_site.downloads.inputs`.
 
@@ -86,6 +87,28 @@ class Downloads:
     def files(self) -> tuple[Download, Download]:
         return self.wheel, self.programs
 
+    @property
+    def pins(self) -> tuple[str, ...]:
+        """The wheel's dependencies in reader words, each an exact version (``numpy 2.4.6``)."""
+        return pinned(self.requires)
+
+
+def pinned(requires: Iterable[str]) -> tuple[str, ...]:
+    """Requirements pinned to one version, in reader words; the pages say pip installs that exact version,
+    so a requirement that is not an exact pin stops the build.
+
+    >>> pinned(["numpy==2.4.6"])
+    ('numpy 2.4.6',)
+    """
+    words = []
+    for requirement in requires:
+        name, equals, version = requirement.partition("==")
+        if not equals or not version or any(mark in version for mark in "<>=!~*,;"):
+            raise ValueError(f"qkv's dependency {requirement!r} is not pinned to one version: the home page and the "
+                             "archive's README say pip installs that exact version")
+        words.append(f"{name.strip()} {version.strip()}")
+    return tuple(words)
+
 
 def _make(inputs: Inputs, folder: Path, epoch: int) -> None:
     """Build the wheel and the archive into ``folder``, the manifest last."""
@@ -97,7 +120,8 @@ def _make(inputs: Inputs, folder: Path, epoch: int) -> None:
         raise ValueError(f"the instructions run {example}, which is not among the programs")
     notebooks = {lang: name for lang, (name, _) in inputs.notebooks.items()}
     python = project.oldest_python
-    text = readme(folder=top, wheel=wheel_name, requires=project.dependencies, python=python, pages=program_folders(inputs),
+    text = readme(folder=top, wheel=wheel_name, requires=pinned(project.dependencies), python=python,
+                  pages=program_folders(inputs),
                   notebooks=notebooks, results=inputs.results_folder, example=example)
     files = [*inputs.programs, *inputs.notebooks.values(), *inputs.results]
     members = [(f"{top}/{name}", path.read_bytes()) for name, path in files] + [(f"{top}/{README}", text.encode("utf-8"))]

@@ -1,7 +1,8 @@
 """What the site's downloads are made of (`Inputs`), found in the project, and the digest that names a set.
 
 The programs the pages show (the project's ``programs_dir``), each language's notebook of the nav, the
-committed records in ``results_dir`` (some programs read them), pyproject.toml (the wheel's metadata),
+stored records in ``results_dir`` that a program or notebook names by its path (`records_read`: the training
+records and trained models some programs load; the others are read by the build alone), pyproject.toml (the wheel's metadata),
 mkdocs.yml (the pages' titles in the archive's README) and `qkv`'s modules, found from the imported package.
 Each file is named as the archive names it, so a moved file changes the digest.
 """
@@ -27,6 +28,21 @@ def package_modules() -> list[tuple[str, Path]]:
     return python_files(Path(qkv.__file__).parent, PACKAGE)
 
 
+def records_read(records: list[tuple[str, Path]], readers: list[Path]) -> list[tuple[str, Path]]:
+    """The records (each under its name in the archive) whose name one of ``readers`` (programs, notebooks)
+    contains: the archive holds what its programs read and nothing the build alone uses.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> _ = (folder / "run.py").write_text('open("benchmarks/results/a.json")', encoding="utf-8")
+    >>> stored = [("benchmarks/results/a.json", folder / "a"), ("benchmarks/results/b.json", folder / "b")]
+    >>> [name for name, _ in records_read(stored, [folder / "run.py"])]
+    ['benchmarks/results/a.json']
+    """
+    texts = [path.read_text(encoding="utf-8") for path in readers]
+    return [(name, path) for name, path in records if any(name in text for text in texts)]
+
+
 def _inside(path: Path, root: Path, what: str) -> str:
     try:
         return path.relative_to(root).as_posix()
@@ -43,7 +59,7 @@ class Inputs:
     programs_folder: str  # docs_src
     programs: list[tuple[str, Path]]  # docs_src/<page>/<name>.py
     notebooks: dict[str, tuple[str, Path]]  # {lang: (notebook.<lang>.ipynb, its file)}
-    results: list[tuple[str, Path]]  # benchmarks/results/<name>.json
+    results: list[tuple[str, Path]]  # benchmarks/results/<name>.json that a program or notebook reads
     results_folder: str
     pyproject: Path
 
@@ -74,7 +90,8 @@ def inputs_of(project: Project) -> Inputs:
     if missing:
         raise ValueError(f"the nav's notebooks {missing} are not there: the archive holds each language's notebook")
     results_folder = _inside(project.results_dir, project.root, "the results folder")
-    results = [(f"{results_folder}/{path.name}", path) for path in sorted(project.results_dir.glob("*.json"))]
+    stored = [(f"{results_folder}/{path.name}", path) for path in sorted(project.results_dir.glob("*.json"))]
+    results = records_read(stored, [path for _, path in programs] + [path for _, path in notebooks.values()])
     pyproject = project.root / "pyproject.toml"
     if not pyproject.is_file():
         raise ValueError(f"no pyproject.toml beside {project.config_file}: qkv's wheel takes its name and version from it")

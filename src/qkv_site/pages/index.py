@@ -51,11 +51,12 @@ def _listed(download: Download) -> dict[str, str]:
 
 def downloads(project: Project) -> dict[str, Any]:
     """The two files the site serves and what the instructions name: the archive's folder, the program
-    they run, the notebooks inside it, the wheel's dependencies and the oldest Python."""
+    they run, the notebooks inside it, the wheel's dependencies (and in reader words, each an exact version) and
+    the oldest Python."""
     made_ = made(project)
     return {"wheel": _listed(made_.wheel), "programs": _listed(made_.programs), "folder": made_.folder,
             "example": made_.example, "notebooks": dict(made_.notebooks), "requires": list(made_.requires),
-            "python": made_.python}
+            "pins": list(made_.pins), "python": made_.python}
 
 
 def values(project: Project) -> dict[str, Any]:

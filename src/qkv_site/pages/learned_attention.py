@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from qkv.learning import sentences as s
+from qkv_site.builder.learned_print import probability_text
 from qkv_site.content.claims import Claims, at_most, greater, less
 from qkv_site.content.formatting import fixed, number
 from qkv_site.content.learned_results import LearnedResults, median, results, shown_model
@@ -335,8 +336,8 @@ EXERCISE_1 = ("because it was too icy the highway didn't tempt the cat",
               "because it was too sleepy the road didn't tempt the cat")
 
 
-def _exercise_1(project: Project) -> list[dict[str, str]]:
-    """Where "it" looks in layer 1 and layer 2 of the committed model (a forward pass, printed to 2 decimals)."""
+def _exercise_1(project: Project) -> list[dict[str, Any]]:
+    """Where "it" looks in layer 1 and layer 2 of the stored model (a forward pass, printed to 2 decimals)."""
     claims.require(("cat", "highway", "icy") in s.heldout_triples() and ("cat", "road", "sleepy") in s.heldout_triples(),
                    sentence="both sentences of exercise 1 are held out")
     model = shown_model(project, "coreference")
@@ -346,7 +347,8 @@ def _exercise_1(project: Project) -> list[dict[str, str]]:
         a = model.attention(sentence)[:, words.index("it")]  # (layers, n)
         p = model.probabilities(sentence)
         resolved = model.resolve(sentence)
-        row = {"sentence": sentence, "resolved": resolved, "p": accuracy(p[resolved])}
+        row: dict[str, Any] = {"sentence": sentence, "resolved": resolved,
+                               "p": {lang: probability_text(p[resolved], lang) for lang in ("zh", "en")}}
         for layer in range(a.shape[0]):
             j = int(np.argmax(a[layer]))
             claims.require(greater(a[layer, j], 0.9), sentence="'it' puts most of its weight on one word in each layer")

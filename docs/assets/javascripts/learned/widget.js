@@ -1,4 +1,4 @@
-// The learned-attention widget: the reader's own sentence through the model trained at build time.
+// The learned-attention widget: the reader's own sentence through the stored model the build loaded (trained once beforehand).
 // Any <div class="qkv-learned-widget" data-model="coreference|referent"> becomes one (load.js imports this
 // module only on a page that has one). The model is the page's own file, learned-model-<task>.json
 // (qkv_site.builder.learned_models); the math is model.js. The sentence and the removed edge live in the
@@ -24,10 +24,11 @@ const STRINGS = {
       referent: "留出的句子：训练中这个名词从没和这个形容词一起作为答案。", pair: "留出的句子：训练中这个句式从没和这个形容词一起出现。",
       both: "留出的句子：这个名词和形容词、这个句式和形容词，训练中都没一起出现过。", other: "这个句式不在训练的句式里：模型从没见过这种写法。",
     },
-    answer: (w, p) => `模型认为 “it” 指的是 “${w}”，概率 ${p}。`,
-    ablated: (w, p, same) => `去掉这条边之后：“${w}”，概率 ${p}${same ? "（答案没变）" : "（答案变了）"}。`,
+    answer: (w, p) => `模型认为 “it” 指的是 “${w}”，概率${p}。`,
+    ablated: (w, p, same) => `去掉这条边之后：“${w}”，概率${p}${same ? "（答案没变）" : "（答案变了）"}。`,
+    percent: (p) => `为 ${p}%`, above: "超过 99.9%", below: "不到 0.1%",
     ablate: "去掉一条注意力边", remove: "去掉 “it” →", layersLabel: "在哪一层去掉", layers: [["1,2", "两层都去掉"], ["1", "只在第 1 层"], ["2", "只在第 2 层"]],
-    word: "词", layer: (l) => `第 ${l} 层`, rollout: "rollout（两层合计）", removed: "已去掉",
+    word: "词", layer: (l) => `第 ${l} 层`, rollout: "Rollout（两层合计）", removed: "已去掉",
     caption: (ablated) => `“it” 这一行的注意力权重（每一列加起来是 1）${ablated ? "，去掉那条边之后" : ""}；最后一列是 rollout：经过两层之后，每个词流进 “it” 的份额。`,
     loading: "正在载入模型……", failed: "模型没能载入。",
   },
@@ -51,6 +52,7 @@ const STRINGS = {
       other: "Not one of the training frames: the model never saw a sentence of this form.",
     },
     answer: (w, p) => `The model reads “it” as “${w}”, with probability ${p}.`,
+    percent: (p) => `${p}%`, above: "> 99.9%", below: "< 0.1%",
     ablated: (w, p, same) => `With the edge removed: “${w}”, probability ${p}${same ? " (the same answer)" : " (the answer changes)"}.`,
     ablate: "Remove an attention edge", remove: "Remove “it” →", layersLabel: "In which layers", layers: [["1,2", "both layers"], ["1", "layer 1 only"], ["2", "layer 2 only"]],
     word: "Word", layer: (l) => `Layer ${l}`, rollout: "Rollout (both layers)", removed: "removed",
@@ -59,7 +61,11 @@ const STRINGS = {
   },
 };
 
-const percent = (p) => `${(100 * p).toFixed(1)}%`;
+// A probability with one decimal, but never "100.0%" or "0.0%" for what a softmax gives (never exactly 1 or 0).
+const percent = (p, t) => {
+  const text = (100 * p).toFixed(1);
+  return text === "100.0" ? t.above : text === "0.0" ? t.below : t.percent(text);
+};
 const el = (tag, props = {}, ...children) => {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children.filter((c) => c != null));
@@ -239,13 +245,13 @@ class LearnedWidget {
     this.status.textContent = t.status[status];
     this.status.dataset.heldout = status;
     const intact = resolve(result.intact);
-    const line = el("p", { className: "qkv-lw-verdict", textContent: t.answer(intact.word, percent(intact.probability)) });
+    const line = el("p", { className: "qkv-lw-verdict", textContent: t.answer(intact.word, percent(intact.probability, t)) });
     line.dataset.word = intact.word;
     line.dataset.probability = String(intact.probability);
     const lines = [line];
     if (result.ablated) {
       const after = resolve(result.ablated);
-      const changed = el("p", { className: "qkv-lw-verdict qkv-lw-after", textContent: t.ablated(after.word, percent(after.probability), after.word === intact.word) });
+      const changed = el("p", { className: "qkv-lw-verdict qkv-lw-after", textContent: t.ablated(after.word, percent(after.probability, t), after.word === intact.word) });
       changed.dataset.word = after.word;
       changed.dataset.probability = String(after.probability);
       lines.push(changed);
