@@ -29,7 +29,7 @@ def test_the_figure_uses_the_widgets_heat_ramp() -> None:
     from qkv_site.figures.style import LIGHT
 
     assert HEAT == LIGHT.heat
-    css = (ROOT / "docs" / "assets" / "stylesheets" / "playground.css").read_text(encoding="utf-8")
+    css = (ROOT / "docs" / "assets" / "stylesheets" / "extra.css").read_text(encoding="utf-8")  # the colours the widgets share
     assert tuple(re.search(rf"--qkv-heat-light-{i}:\s*(#[0-9a-f]{{6}})", css)[1] for i in range(3)) == HEAT
 
 
