@@ -1,7 +1,10 @@
-"""The site on a 375 px phone and by keyboard: formulas in tables keep the size of the text around
-them (the table scrolls instead), the notebook's display formulas are whole and reachable by
-keyboard, the playground keeps the reader's numbers when Material's tracking rewrites the address,
-its radios and checkbox show a focus ring, and the 404 page's language menu leads home."""
+"""The site on a 375 px phone and by keyboard: the header's stops are all on the screen (the drawer's
+button among them, the closed drawer's links not), the drawer opens, is walked and closes by keyboard,
+Space switches the colour scheme, every glossary term's tooltip is reached by Tab; formulas in tables
+keep the size of the text around them (the table scrolls instead), the notebook's display formulas
+are whole and reachable by keyboard; the playground keeps the reader's numbers when Material's
+tracking rewrites the address, its radios and checkbox show a focus ring; the 404 page's language
+menu leads home."""
 
 from __future__ import annotations
 
@@ -27,6 +30,133 @@ def wait_until(page, js: str, what: str, arg=None, polling="raf") -> None:
         page.wait_for_function(js, arg=arg, polling=polling, timeout=MINUTE)
     except PlaywrightTimeout:
         pytest.fail(f"waited {MINUTE // 1000} s for {what}, in vain ({page.url})", pytrace=False)
+
+
+# ---- the header and the drawer by keyboard ----
+
+# The focused element as the reader sees it on the screen: the colour-scheme toggle's radio is drawn as
+# the icon (the label) after it. `seen` when that is in the window and no other element covers its
+# middle (a link of a closed drawer is off the screen; one of a level the drawer does not show, under
+# the level it does).
+FOCUSED_JS = r"""() => {
+  const focused = document.activeElement;
+  const shown = focused.matches("input.md-option") ? focused.nextElementSibling : focused;
+  const box = shown.getBoundingClientRect();
+  const x = box.left + box.width / 2, y = box.top + box.height / 2;
+  const hit = box.width > 0 && box.height > 0 && x >= 0 && y >= 0 && x < innerWidth && y < innerHeight ? document.elementFromPoint(x, y) : null;
+  return {
+    what: `${focused.tagName.toLowerCase()}.${[...focused.classList].join(".")} ${JSON.stringify((focused.textContent || focused.getAttribute("aria-label") || "").trim().slice(0, 30))}`,
+    seen: !!hit && (shown === hit || shown.contains(hit)),
+    inArticle: !!focused.closest("article"),
+    inDrawer: !!focused.closest(".md-sidebar--primary"),
+    drawerButton: focused.matches('label.md-header__button[for="__drawer"]'),
+    drawerOpen: document.getElementById("__drawer").checked,
+  };
+}"""
+SEEN = "() => (" + FOCUSED_JS + ")().seen"
+SCHEME = "() => document.body.getAttribute('data-md-color-scheme')"
+
+
+def tab_to(page, what: str, until: str, most: int = 12) -> None:
+    """Press Tab until ``until`` (JavaScript) is true of the page; fail naming ``what`` after ``most`` presses."""
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        if page.evaluate(until):
+            return
+    pytest.fail(f"{most} presses of Tab did not reach {what} ({page.url})", pytrace=False)
+
+
+@pytest.mark.parametrize(("lang", "scheme"), CASES)
+def test_every_tab_stop_before_the_article_is_on_the_screen(tabs, server: SiteServer, lang: str, scheme: str) -> None:
+    with tabs.open(server, viewport=PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as tab:
+        page = tab.page
+        tab.open(page_url("worked-example.md", lang))
+        stops = []
+        while True:
+            page.keyboard.press("Tab")
+            focused = page.evaluate(FOCUSED_JS)
+            if focused["inArticle"]:
+                break
+            stops.append(focused["what"])
+            assert len(stops) < 20, f"{len(stops)} tab stops before the article ({lang}, 375 px): {stops}"
+            assert not focused["inDrawer"], f"Tab reached {focused['what']} in the closed drawer ({lang}); stops so far: {stops}"
+            wait_until(page, SEEN, f"the tab stop {focused['what']} to be on the screen (stops so far: {stops})")
+        drawer = [stop for stop in stops if stop.startswith("label.md-header__button")]
+        assert len(drawer) == 1, f"the drawer's button is not a tab stop ({lang}, 375 px): {stops}"
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+@pytest.mark.parametrize(("lang", "scheme", "key"), [("zh", "light", "Enter"), ("en", "dark", "Space"), ("zh", "dark", "Space"), ("en", "light", "Enter")])
+def test_the_drawer_opens_is_walked_and_closes_by_keyboard(tabs, server: SiteServer, lang: str, scheme: str, key: str) -> None:
+    with tabs.open(server, viewport=PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as tab:
+        page = tab.page
+        tab.open(page_url("worked-example.md", lang))
+        tab_to(page, "the drawer's button", "() => document.activeElement.matches('label[for=\"__drawer\"]')", most=4)
+        button = page.locator('label.md-header__button[for="__drawer"]')
+        assert button.get_attribute("aria-expanded") == "false" and button.get_attribute("aria-label"), button.evaluate("n => n.outerHTML")
+        page.keyboard.press(key)
+        wait_until(page, "() => document.getElementById('__drawer').checked", f"{key} to open the drawer")
+        assert button.get_attribute("aria-expanded") == "true"
+        walked = []
+        while page.evaluate(FOCUSED_JS)["inDrawer"]:
+            focused = page.evaluate(FOCUSED_JS)
+            wait_until(page, SEEN, f"the drawer's stop {focused['what']} to be on the screen (stops so far: {walked})")
+            walked.append(focused["what"])
+            assert len(walked) < 30, f"{len(walked)} stops in the open drawer: {walked}"
+            page.keyboard.press("Tab")
+        assert len(walked) >= 5, f"the drawer opened with the focus outside it, or shows few stops: {walked}"
+        wait_until(page, "() => !document.getElementById('__drawer').checked", "Tab past the drawer's last stop to close it")
+        button.focus()
+        page.keyboard.press(key)
+        wait_until(page, "() => document.getElementById('__drawer').checked", f"{key} to open the drawer again")
+        page.keyboard.press("Escape")
+        wait_until(page, """() => !document.getElementById('__drawer').checked && document.querySelector('.md-sidebar--primary').inert
+                              && document.activeElement.matches('label[for="__drawer"]')""", "Escape to close the drawer and give the focus back to its button")
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+@pytest.mark.parametrize(("lang", "viewport", "scheme"), [("zh", PHONE, "light"), ("en", DESKTOP, "dark"), ("en", PHONE, "dark"), ("zh", DESKTOP, "light")],
+                         ids=["zh-375px-light", "en-1280px-dark", "en-375px-dark", "zh-1280px-light"])
+def test_space_switches_the_colour_scheme(tabs, server: SiteServer, lang: str, viewport: dict, scheme: str) -> None:
+    with tabs.open(server, viewport=viewport, color_scheme=scheme) as tab:
+        page = tab.page
+        tab.open(page_url("intuition.md", lang))
+        first = page.evaluate(SCHEME)
+        assert first == ("slate" if scheme == "dark" else "default"), first
+        tab_to(page, "the colour-scheme toggle", "() => document.activeElement.matches('input.md-option')", most=6)
+        for then in ("default" if first == "slate" else "slate", first):
+            wait_until(page, SEEN, f"the toggle's focus to be seen in the {page.evaluate(SCHEME)} scheme ({lang}, {viewport['width']} px)")
+            page.keyboard.press("Space")
+            wait_until(page, f"() => ({SCHEME})() === '{then}' && document.activeElement.matches('input.md-option')",
+                       f"Space to switch to the {then} scheme ({lang}, {viewport['width']} px)")
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+# Every glossary term on the page, each with whether it is a tab stop, and its tooltip's text.
+TERMS_JS = r"""() => [...document.querySelectorAll("article abbr[title]")].map((abbr) => ({title: abbr.title, stop: abbr.tabIndex >= 0}))"""
+TOOLTIP_JS = r"""() => {
+  const focused = document.activeElement;
+  const tip = focused.matches("abbr") && document.getElementById(focused.getAttribute("aria-describedby") || "");
+  return tip && tip.matches(".md-tooltip2--active") && tip.checkVisibility({opacityProperty: true}) ? tip.textContent.trim() : null;
+}"""
+
+
+@pytest.mark.parametrize(("lang", "viewport", "scheme"), [("zh", PHONE, "light"), ("en", DESKTOP, "dark"), ("en", PHONE, "dark"), ("zh", DESKTOP, "light")],
+                         ids=["zh-375px", "en-1280px", "en-375px", "zh-1280px"])
+def test_every_glossary_term_has_a_tooltip_the_keyboard_reaches(tabs, server: SiteServer, lang: str, viewport: dict, scheme: str) -> None:
+    with tabs.open(server, viewport=viewport, color_scheme=scheme) as tab:
+        page = tab.page
+        tab.open(page_url("worked-example.md", lang))
+        terms = page.evaluate(TERMS_JS)
+        titles = {term["title"] for term in terms}
+        reached = [term["title"] for term in terms if term["stop"]]
+        assert len(titles) >= 5, f"only {len(titles)} glossary terms on the page ({lang}): this test checks little"
+        assert set(reached) == titles, f"terms no Tab reaches ({lang}): {sorted(titles - set(reached))}"
+        assert len(reached) == len(titles), f"a term is a tab stop more than once ({lang}): {reached}"
+        tab_to(page, "a glossary term", "() => document.activeElement.matches('article abbr')", most=40)
+        wait_until(page, f"(want) => ({TOOLTIP_JS})() === want",
+                   f"the tooltip {reached[0]!r} to show while its term has the focus ({lang}, {viewport['width']} px)", arg=reached[0])
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
 
 
 # ---- formulas in tables ----
