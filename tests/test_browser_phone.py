@@ -2,7 +2,8 @@
 button among them, the closed drawer's links not), the drawer opens, is walked and closes by keyboard,
 Space switches the colour scheme, every glossary term's tooltip is reached by Tab; formulas in tables
 keep the size of the text around them (the table scrolls instead), the notebook's display formulas
-are whole and reachable by keyboard; the playground keeps the reader's numbers when Material's
+are whole and reachable by keyboard, its prompts stay out of the code's way and no copy button covers
+code; the playground keeps the reader's numbers when Material's
 tracking rewrites the address, its radios and checkbox show a focus ring; the 404 page's language
 menu leads home."""
 
@@ -256,6 +257,78 @@ def test_notebook_display_formulas_are_whole_and_reachable_by_keyboard(
             assert wide, f"no display formula of the notebook ({lang}) is wider than a phone: this test checks little"
         violations = Axe().run(page, options={"runOnly": ["scrollable-region-focusable"]}).response["violations"]
         assert not violations, [[node["target"] for node in v["nodes"]] for v in violations]
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+# ---- copy buttons and the notebook's prompts ----
+
+# Every copy button on show (Material's code blocks, with every folded one opened; the notebook's
+# cells) and the first code text under it, read from the text's own boxes within its scroll box.
+COPY_BUTTONS_JS = r"""() => {
+  for (const folded of document.querySelectorAll("article details")) folded.open = true;
+  return [...document.querySelectorAll("article :is(.md-code__nav, .zeroclipboard-container)")].map((button) => {
+    const box = button.getBoundingClientRect();
+    const code = button.closest("pre") || button.closest(".jp-InputArea");
+    const scroller = code.querySelector("code, .highlight-ipynb pre") || code;
+    const clip = scroller.getBoundingClientRect();
+    const walker = document.createTreeWalker(scroller, NodeFilter.SHOW_TEXT);
+    let under = null;
+    for (let node = walker.nextNode(); node && under === null; node = walker.nextNode()) {
+      if (!node.data.trim() || node.parentElement.closest(".md-code__nav, .zeroclipboard-container, .clipboard-copy-txt")) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) {
+        const left = Math.max(r.left, clip.left), right = Math.min(r.right, clip.right);
+        if (right > box.left && left < box.right && r.bottom > box.top && r.top < box.bottom) { under = node.data.trim().slice(0, 40); break; }
+      }
+    }
+    return {shown: box.width > 0, width: box.width, height: box.height, under,
+            block: code.id || code.closest("[id]")?.id || code.className};
+  });
+}"""
+COPY_PAGES = ["notebook.ipynb", "worked-example.md", "why-sqrt-dk.md", "complexity.md"]
+TARGET = 24  # px: WCAG 2.5.8's smallest target
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
+@pytest.mark.parametrize(("lang", "scheme"), CASES)
+def test_no_copy_button_covers_code(tabs, server: SiteServer, lang: str, scheme: str, viewport: dict) -> None:
+    with tabs.open(server, viewport=viewport, color_scheme=scheme) as tab:
+        buttons = 0
+        for source in COPY_PAGES:
+            tab.open(page_url(source, lang))
+            shown = [button for button in tab.page.evaluate(COPY_BUTTONS_JS) if button["shown"]]
+            covering = [f"{button['block']}: {button['under']!r}" for button in shown if button["under"] is not None]
+            assert not covering, f"{source} ({lang}, {viewport['width']} px): a copy button covers code in {covering}"
+            small = [button for button in shown if min(button["width"], button["height"]) < TARGET]
+            assert not small, f"{source} ({lang}, {viewport['width']} px): copy buttons smaller than {TARGET} px: {small}"
+            buttons += len(shown)
+        assert buttons >= 30, f"only {buttons} copy buttons looked at: this test checks little"
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
+
+
+# Each code cell of the notebook: its prompt, its code and its outputs, as boxes.
+NOTEBOOK_CELLS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper .jp-CodeCell")].map((cell) => {
+  const box = (selector) => { const el = cell.querySelector(selector); if (!el) return null;
+                              const r = el.getBoundingClientRect(); return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width}; };
+  return {cell: box(".jp-Cell-inputWrapper"), prompt: box(".jp-InputPrompt"), code: box(".jp-InputArea-editor"),
+          outputs: [...cell.querySelectorAll(".jp-OutputArea-output")].map((out) => out.getBoundingClientRect().width)};
+})"""
+
+
+@pytest.mark.parametrize(("lang", "scheme"), CASES)
+def test_notebook_code_takes_the_width_of_a_phone(tabs, server: SiteServer, lang: str, scheme: str) -> None:
+    with tabs.open(server, viewport=PHONE, color_scheme=scheme, is_mobile=True, has_touch=True) as tab:
+        tab.open(page_url("notebook.ipynb", lang))
+        cells = tab.page.evaluate(NOTEBOOK_CELLS_JS)
+        assert len(cells) >= 4, f"only {len(cells)} code cells in the notebook ({lang})"
+        for index, cell in enumerate(cells):
+            where = f"notebook ({lang}, 375 px), code cell {index + 1}"
+            assert cell["code"]["width"] >= 0.9 * cell["cell"]["width"], (
+                f"{where}: the code is {cell['code']['width']:.0f} px of the cell's {cell['cell']['width']:.0f} px (the prompt takes the rest)")
+            assert cell["prompt"]["bottom"] <= cell["code"]["top"] + 0.5, f"{where}: the prompt is beside the code, not above it"
+            for width in cell["outputs"]:
+                assert width >= 0.9 * cell["cell"]["width"], f"{where}: an output is {width:.0f} px of the cell's {cell['cell']['width']:.0f} px"
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
 
 

@@ -102,6 +102,14 @@ MATERIAL_MARKUP = (
                    "content.tooltips shows an abbr's title as a tooltip"),
     MaterialMarkup(_BUNDLE, "function Ye(e){return Ra.pipe(m(t=>e.contains(t)),Y())}", "src/qkv_site/builder/tooltips.py",
                    "a tooltip shows while its element has the focus, not only under the pointer"),
+    # code blocks: the copy button never covers the code
+    MaterialMarkup(_BUNDLE, 'x("nav",{class:"md-code__nav"})', "docs/assets/stylesheets/extra.css",
+                   "the bar of a code block's copy button, which the code starts below"),
+    MaterialMarkup(_STYLES, ".md-code__nav{position:absolute;top:.25em;right:.25em;z-index:1;display:flex;gap:.2rem;"
+                   "padding:.2rem;", "docs/assets/stylesheets/extra.css",
+                   "where that bar is and its padding: the room the code leaves it"),
+    MaterialMarkup(_STYLES, ".md-code__button{display:block;width:1.5em;height:1.5em;", "docs/assets/stylesheets/extra.css",
+                   "the copy button's size, in the same room"),
     # tables and their scroll boxes
     MaterialMarkup(_BUNDLE, 'x("div",{class:"md-typeset__scrollwrap"}', "docs/assets/javascripts/scroll-boxes.js",
                    "the box Material wraps a table in, a tab stop while it scrolls"),
