@@ -17,7 +17,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, sitemap |
 | on_page_markdown | 0 | sessions start empty; named values; figures' code; notice on an outdated translation |
-| on_page_content | 0 | glossary tooltips; figures load lazily (one scheme's is fetched) |
+| on_page_content | 0 | a notebook's contents from its headings; glossary tooltips; figures load lazily (one scheme's) |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
 | on_page_context | 10 | the search view of the page swapped in, before Material's search (0) indexes it |
 | on_page_context | 0 | a page without a description fails the strict build |
@@ -51,6 +51,7 @@ from qkv_site.builder.block_runs import BlockRunner
 from qkv_site.builder.descriptions import description
 from qkv_site.builder.formulas import PageFormulas
 from qkv_site.builder.learned_models import write_next_to
+from qkv_site.builder.notebook_contents import contents
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.builder.site_files import EmojiFont, list_notebooks_in_sitemap
@@ -147,6 +148,11 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         markdown = figures.with_code(markdown, page.file.src_uri, config["repo_url"], self.project)
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
+    def _notebook_contents(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if page.file.src_uri.endswith(".ipynb") and not page.toc:  # mkdocs-jupyter reads Markdown headings only
+            page.toc = contents(html)
+        return html
+
     def _tooltips_and_sized_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = page.file.src_uri.split("/", 1)[0]
         html = add_tooltips(html, lang) if lang in LANGUAGES else html
@@ -157,7 +163,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         assert self.formulas is not None
         return self.formulas.mark(html, page)
 
-    on_page_content = CombinedEvent(_tooltips_and_sized_figures, _mark_formulas)
+    on_page_content = CombinedEvent(_notebook_contents, _tooltips_and_sized_figures, _mark_formulas)
 
     @event_priority(10)
     def _show_search_view(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
