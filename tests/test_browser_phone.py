@@ -22,6 +22,7 @@ from site_pages import page_url
 
 TABLE_PAGES = ["complexity.md", "worked-example.md", "why-three-matrices.md", "why-sqrt-dk.md"]
 CASES = [("zh", "light"), ("en", "dark")]
+SMALLEST_FORMULA = 11  # px: a formula's em (its font size) in a table on a phone
 MINUTE = 60_000  # the cap of every wait: it only stops a hang, the waits are for conditions
 
 
@@ -177,6 +178,7 @@ TABLE_FORMULAS_JS = r"""() => [...document.querySelectorAll("article table mjx-c
   return {
     tex: svg.parentElement.querySelector("mjx-assistive-mml")?.textContent.trim() ?? "",
     xHeight: svg.getBoundingClientRect().height * 442 / box.height,
+    em: svg.getBoundingClientRect().height * 1000 / box.height,
     textEx,
     fontSize: parseFloat(getComputedStyle(cell).fontSize),
     scrolls: wrap ? wrap.scrollWidth > wrap.clientWidth : false,
@@ -199,6 +201,7 @@ def test_formulas_in_tables_are_as_large_as_the_text_on_a_phone(tabs, server: Si
                 assert formula["xHeight"] >= 0.98 * formula["textEx"], (
                     f"{where} is drawn with an x-height of {formula['xHeight']:.1f} px beside text of "
                     f"{formula['textEx']:.1f} px ({formula['fontSize']:g} px font)")
+                assert formula["em"] >= SMALLEST_FORMULA, f"{where} is set at {formula['em']:.1f} px (its em), under {SMALLEST_FORMULA} px"
                 if formula["scrolls"]:
                     assert formula["focusable"], f"{where}: its table scrolls but a keyboard cannot reach it"
             checked += len(formulas)
