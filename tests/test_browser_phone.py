@@ -3,9 +3,8 @@ button among them, the closed drawer's links not), the drawer opens, is walked a
 Space switches the colour scheme, every glossary term's tooltip is reached by Tab; formulas in tables
 keep the size of the text around them (the table scrolls instead), the notebook's display formulas
 are whole and reachable by keyboard, its prompts stay out of the code's way and no copy button covers
-code; the playground keeps the reader's numbers when Material's
-tracking rewrites the address, its radios and checkbox show a focus ring; the 404 page's language
-menu leads home."""
+code; the playground keeps the reader's numbers when Material's tracking rewrites the address, its
+radios and checkbox show a focus ring; a missing address gets the 404 page of its language."""
 
 from __future__ import annotations
 
@@ -438,12 +437,35 @@ def test_radios_and_the_checkbox_show_a_focus_ring(tabs, server: SiteServer, sch
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
 
 
-# ---- the 404 page's language menu ----
+# ---- the 404 page of each language ----
+
+NOT_FOUND = {"zh": ("404 - 找不到这个页面", "首页"), "en": ("404 - Page not found", "home page")}
 
 
-def test_the_404_language_menu_leads_to_each_home_page(site: Path) -> None:
-    html = BeautifulSoup((site / "404.html").read_text(encoding="utf-8"), "html.parser")
-    links = {a["hreflang"]: a["href"] for a in html.select("a.md-select__link[hreflang]")}
+@pytest.mark.parametrize(("lang", "folder"), [("zh", ""), ("en", "en/")])
+def test_each_language_has_its_404_page_with_a_menu_to_each_home_page(site: Path, lang: str, folder: str) -> None:
+    html = BeautifulSoup((site / folder / "404.html").read_text(encoding="utf-8"), "html.parser")
+    heading, home = NOT_FOUND[lang]
+    assert html.html["lang"] == lang, f"{folder}404.html is in {html.html['lang']!r}"
+    assert html.select_one("article h1").get_text(strip=True) == heading, html.select_one("article").get_text(" ", strip=True)
     prefix = urlsplit(SITE_URL).path
+    home_link = html.select_one("article a[href]")
+    assert home_link.get_text(strip=True) == home and home_link["href"] == prefix + folder, home_link
+    links = {a["hreflang"]: a["href"] for a in html.select("a.md-select__link[hreflang]")}
     assert links == {"zh": prefix, "en": f"{prefix}en/"}, f"the 404 page's language menu links to {links}"
 
+
+# The server answers a missing address with the site's root 404.html, as GitHub Pages does.
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
+@pytest.mark.parametrize(("lang", "scheme"), CASES)
+def test_a_missing_address_gets_the_404_page_of_its_language(tabs, server: SiteServer, lang: str, scheme: str, viewport: dict) -> None:
+    with tabs.open(server, viewport=viewport, color_scheme=scheme) as tab:
+        page = tab.page
+        missing = page_url("index.md", lang) + "no-such-page/"
+        response = page.goto(server.url(missing), wait_until="load")
+        assert response is not None and response.status == 404, f"{missing}: status {response and response.status}"
+        heading, _ = NOT_FOUND[lang]
+        wait_until(page, "([lang, heading]) => document.readyState === 'complete' && document.documentElement.lang === lang"
+                         " && document.querySelector('article h1')?.textContent.trim() === heading",
+                   f"the {lang} 404 page at {missing}", arg=[lang, heading])
+        assert not tab.foreign, f"requests to other hosts: {tab.foreign}"

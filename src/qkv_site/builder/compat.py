@@ -126,6 +126,11 @@ MATERIAL_MARKUP = (
                    "docs/assets/javascripts/search-on-demand.js", "the search worker, held back until the reader goes to search"),
     # templates the site extends
     MaterialMarkup("base.html", "{% block scripts %}", "overrides/main.html", "search-on-demand.js before Material's bundle"),
+    MaterialMarkup("404.html", '{% extends "main.html" %}', "overrides/404.html", "the 404 page in each language"),
+    MaterialMarkup("base.html", "{% block htmltitle %}", "overrides/404.html", "the 404 page's title"),
+    MaterialMarkup("base.html", "{% block extrahead %}{% endblock %}", "overrides/404.html",
+                   "the script that sends a missing English address on to the English 404 page"),
+    MaterialMarkup("base.html", "{% block content %}", "overrides/404.html", "the 404 page's words"),
 )
 
 # qkv's own reach, into the OpenBLAS bundled with numpy (its thread count, by ctypes), is recorded in qkv itself,
@@ -137,10 +142,12 @@ QKV_REACHES = ("qkv._threads.OPENBLAS_REACH",)
 TRAITLETS_INITIAL_VALUES = "_static_immutable_initial_values"
 
 # Private attributes of plugin instances, checked on the instance when the build starts.
-# mkdocs-static-i18n 1.3.1: the documentation pages of each language it writes the sitemap from, and
-# the home-page links overrides/partials/alternate.html uses for the 404 page.
+# mkdocs-static-i18n 1.3.1: the documentation pages of each language it writes the sitemap from, the
+# home-page links overrides/partials/alternate.html and overrides/404.html use for the 404 page, and
+# whether the language being built is the default one (whose 404 page stays at the site's root).
 I18N_FILES_PER_LANGUAGE = "i18n_files_per_language"
 I18N_EXTRA_ALTERNATE = "extra_alternate"
+I18N_DEFAULT_BUILD = "is_default_language_build"
 JUPYTER_USED_CACHE_PATHS = "_used_cache_paths"  # mkdocs-jupyter 0.26.3: the cache entries a build used
 JUPYTER_PUBLIC = ("should_include", "on_files")  # called directly, outside MkDocs' event order
 
@@ -176,10 +183,12 @@ def check(internals: tuple[Internal, ...] = INTERNALS, markup: tuple[MaterialMar
 
 def check_i18n(plugin: object) -> None:
     """What the build and the theme overrides use of the mkdocs-static-i18n plugin instance."""
-    absent = [name for name in (I18N_FILES_PER_LANGUAGE, I18N_EXTRA_ALTERNATE, "current_language") if not hasattr(plugin, name)]
+    absent = [name for name in (I18N_FILES_PER_LANGUAGE, I18N_EXTRA_ALTERNATE, I18N_DEFAULT_BUILD, "current_language")
+              if not hasattr(plugin, name)]
     if absent:
         raise PluginError(f"mkdocs-static-i18n {version('mkdocs-static-i18n')} has no {absent} (written for 1.3.1): "
-                          "update src/qkv_site/builder/compat.py, site_files.py and overrides/partials/alternate.html")
+                          "update src/qkv_site/builder/compat.py, site_files.py, overrides/partials/alternate.html "
+                          "and overrides/404.html")
 
 
 def check_jupyter(plugin: object) -> None:

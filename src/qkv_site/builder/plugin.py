@@ -23,6 +23,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_page_context | 0 | a page without a description fails the strict build |
 | on_page_context | -10 | the page's own HTML put back |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
+| on_post_template | 0 | the 404 page of a language other than the default one into its own folder |
 | on_post_page | 0 | formulas typeset; the social card's tags; English search at `en/`; learned models by their widget |
 | on_post_build | 0 | the emoji font; the build finished: outputs no page asked for may go |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: one index per language |
@@ -54,7 +55,7 @@ from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.notebook_contents import contents
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
-from qkv_site.builder.site_files import EmojiFont, list_notebooks_in_sitemap
+from qkv_site.builder.site_files import EmojiFont, error_page_per_language, list_notebooks_in_sitemap
 from qkv_site.builder.social_cards import with_card
 from qkv_site.builder.tooltips import add_tooltips
 from qkv_site.builder.translation_notice import with_notice
@@ -191,6 +192,9 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         folder.mkdir(parents=True, exist_ok=True)
         env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
         return env
+
+    def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
+        return error_page_per_language(output_content, template_name, config)
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         assert self.formulas is not None
