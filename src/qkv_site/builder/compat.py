@@ -97,6 +97,8 @@ MATERIAL_MARKUP = (
                    "the list of search results, watched for results"),
     MaterialMarkup("base.html", '<input class="md-toggle" data-md-toggle="search" type="checkbox" id="__search"', _KEYS,
                    "whether the search is open"),
+    MaterialMarkup(_STYLES, "[data-md-toggle=search]:checked~.md-header .md-search__inner{", "docs/assets/stylesheets/extra.css",
+                   "the search's checkbox comes before the header that holds the results' box, hidden while it is not checked"),
     # glossary tooltips by keyboard (qkv_site.builder.tooltips makes a term's first use a tab stop)
     MaterialMarkup(_BUNDLE, 'V("content.tooltips")&&fe(M("abbr[title]",e))', "src/qkv_site/builder/tooltips.py",
                    "content.tooltips shows an abbr's title as a tooltip"),
