@@ -12,7 +12,8 @@ from qkv_site.tools.local_browser import CHROMIUM, SiteServer
 from qkv_site.tools.local_browser import launch_chromium as launch
 
 INSTALL_HINT = "sudo apt-get install chromium fonts-noto-cjk"
-__all__ = ["CHROMIUM", "CLIPBOARD", "DESKTOP", "PHONE", "READY_JS", "TIMEOUT_MS", "LocalOnly", "SiteServer", "Tabs", "browser_unavailable", "launch"]
+__all__ = ["CHROMIUM", "CLIPBOARD", "DESKTOP", "PHONE", "READY_JS", "TIMEOUT_MS", "LocalOnly", "SiteServer", "Tabs", "browser_unavailable",
+           "click_in_place", "launch"]
 
 # The two windows every browser test looks through: a laptop, and a phone (an iPhone's CSS pixels).
 DESKTOP = {"width": 1280, "height": 900}
@@ -50,6 +51,16 @@ READY_JS = """async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }"""
+
+
+def click_in_place(page, selector: str) -> None:
+    """Click what ``selector`` finds with the mouse, where it is on the screen. Playwright's own click
+    first scrolls the element into view, and for a link of the language menu in Material's sticky
+    header that moved the page by a few dozen pixels, which changes the section the switch keeps
+    (docs/assets/javascripts/language-switch.js reads it from where the headings are)."""
+    box = page.locator(selector).bounding_box()
+    assert box, f"{selector} is not on the screen"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 class LocalOnly:

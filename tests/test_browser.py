@@ -34,7 +34,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
 
-from browser_support import DESKTOP, TIMEOUT_MS, LocalOnly, SiteServer
+from browser_support import DESKTOP, TIMEOUT_MS, LocalOnly, SiteServer, click_in_place
 from browser_support import PHONE as MOBILE
 from conftest import LANGUAGES, ROOT, SITE_BUILD, SITE_URL, build_site, copy_checkout
 from site_pages import expected_formulas, is_pdf_edition, nav_sources, page_url
@@ -477,12 +477,11 @@ def click_language(tab: Tab, lang: str, load: bool = True) -> str:
     page = tab.page
     tab.drain()  # what the page still loads (a late favicon, a lunr file) is not cut off by the click
     page.hover("div.md-select")
-    link = page.locator(f"a.md-select__link[hreflang='{lang}']")
     tab.stub_navigation = not load
     tab.navigating()
     try:
         with page.expect_navigation(wait_until="commit"):
-            link.click()
+            click_in_place(page, f"a.md-select__link[hreflang='{lang}']")
     finally:
         tab.stub_navigation = False
     return page.url

@@ -225,3 +225,84 @@ def test_more_attention_is_a_stronger_colour_in_the_playground(tabs, server, sch
         assert against_page[-1] > against_page[0] + 0.5
         worst = min(_contrast(_rgb(c["fg"]), _rgb(c["bg"])) for c in cells)
         assert worst >= 4.5, f"a weight's number is {worst:.2f}:1 on its cell"
+
+
+# ---- fitting the box ----
+
+RESULT_BOXES_JS = """r => [...r.querySelectorAll('[data-role="results"] .qkv-pg-block')].map(b => {
+  const box = b.querySelector('.qkv-pg-scroll'), cell = b.querySelector('tbody td');
+  return {name: b.dataset.block, over: box ? box.scrollWidth - box.clientWidth : 0,
+          font: cell ? parseFloat(getComputedStyle(cell).fontSize) : null};
+})"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_12_token_preset_fits_its_boxes_at_1280px(tabs, server, lang: str, scheme: str) -> None:
+    with tabs.open(server, viewport=DESKTOP, color_scheme=scheme) as opened:
+        root = open_page(opened.page, url_of(server, lang))
+        root.locator('select[data-role="preset"]').select_option("it-animal")
+        blocks = root.evaluate(RESULT_BOXES_JS)
+        square = [block for block in blocks if block["name"] in ("scores", "scaled", "weights")]
+        assert len(square) == 3 and len(displayed(root)["weights"]) == 12, blocks
+        over = [block for block in blocks if block["over"] > 0]
+        assert not over, f"at 1280 px ({lang}) these matrices are wider than their boxes (px): {over}"
+        small = [block for block in blocks if block["font"] is not None and block["font"] < 12]
+        assert not small, f"numbers set under 12 px to fit: {small}"
+        assert not opened.foreign, f"requests to other hosts: {opened.foreign}"
+
+
+LONG_NAMES = {"zh": "多头注意力里第三个头看见的那个词", "en": "CROSS-ATTENTIONS"}  # 16 characters each, the most a name holds
+
+
+# At 375 px the article's two tokens; at 1280 px the twelve of a preset, which fit there (above).
+@pytest.mark.parametrize(("width", "preset"), [(375, "article"), (1280, "it-animal")])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_long_token_name_keeps_the_columns_in_their_box(tabs, server, lang: str, width: int, preset: str) -> None:
+    name = LONG_NAMES[lang]
+    assert len(name) == 16
+    with tabs.open(server, viewport={"width": width, "height": 800}) as opened:
+        root = open_page(opened.page, url_of(server, lang))
+        root.locator('select[data-role="preset"]').select_option(preset)
+        token = root.locator('input[data-role="token"][data-row="0"]')
+        assert token.get_attribute("maxlength") == "16"
+        token.fill(name)
+        expect(root.locator('table[data-matrix="weights"] tbody th').first).to_have_text(name)
+        over = [block for block in root.evaluate(RESULT_BOXES_JS) if block["over"] > 0]
+        assert not over, f"with a 16-character name at {width} px ({lang}) these matrices are wider than their boxes (px): {over}"
+        labels = root.evaluate("(r, name) => [...r.querySelectorAll('table.qkv-pg-result th')].filter(th => th.textContent === name)"
+                               ".map(th => th.querySelector('[title]')?.title)", name)
+        assert labels and all(label == name for label in labels), f"a cut name does not carry the whole name: {labels}"
+        assert opened.page.evaluate("document.scrollingElement.scrollWidth") <= width
+        assert not opened.foreign, f"requests to other hosts: {opened.foreign}"
+
+
+# ---- the radios and the checkbox ----
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_unchecked_radios_and_the_checkbox_stand_out_from_the_page(tabs, server, lang: str, scheme: str) -> None:
+    # WCAG 1.4.11: what shows an unchecked control (its ring) has 3:1 against what is beside it, the
+    # page outside and the control's own inside, read from the pixels drawn on an ordinary screen (one
+    # device pixel per CSS pixel). Chromium's own radio on slate is a grey ring around a grey fill, its
+    # brightest pixel 2.8:1 on that fill.
+    from io import BytesIO
+
+    from PIL import Image
+
+    with tabs.open(server, viewport=DESKTOP, color_scheme=scheme) as opened:
+        root = open_page(opened.page, url_of(server, lang))
+        page_bg = _rgb(root.evaluate("r => getComputedStyle(document.body).backgroundColor"))
+        for what in ('input[data-role="scaling"][value="none"]', 'input[data-role="scaling"][value="d_k"]', 'input[data-role="causal"]'):
+            control = root.locator(what)
+            assert not control.is_checked()
+            image = Image.open(BytesIO(control.screenshot())).convert("RGB")
+            pixels = [tuple(v / 255 for v in pixel) for pixel in image.get_flattened_data()]
+            ring = max(pixels, key=lambda pixel: _contrast(pixel, page_bg))
+            inside = image.getpixel((image.width // 2, image.height // 2))
+            inside = tuple(v / 255 for v in inside)
+            against_page, against_inside = _contrast(ring, page_bg), _contrast(ring, inside)
+            assert against_page >= 3 and (against_inside >= 3 or _contrast(inside, page_bg) < 1.05), (
+                f"{what} ({lang}, {scheme}): its ring is {against_page:.2f}:1 on the page and {against_inside:.2f}:1 on its own inside")
+        assert not opened.foreign, f"requests to other hosts: {opened.foreign}"

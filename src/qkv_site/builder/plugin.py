@@ -17,12 +17,13 @@ to what reads the project's files. Every reach into another package's internals 
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
 | on_page_markdown | 0 | sessions start empty; named values; figures' code; tests' marks out; outdated-translation notice |
-| on_page_content | 0 | glossary tooltips; figures load lazily (one scheme's is fetched) |
+| on_page_content | 0 | a notebook's contents from its headings; glossary tooltips; figures load lazily (one scheme's) |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
 | on_page_context | 10 | the search view of the page swapped in, before Material's search (0) indexes it |
 | on_page_context | 0 | a page without a description fails the strict build |
 | on_page_context | -10 | the page's own HTML put back |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
+| on_post_template | 0 | the 404 page of a language other than the default one into its own folder |
 | on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned models, print figures |
 | on_post_build | 0 | the emoji font; own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: one index per language |
@@ -55,10 +56,11 @@ from qkv_site.builder.formulas import PageFormulas
 from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.learned_print import with_print_figures
 from qkv_site.builder.minify import minify_published
+from qkv_site.builder.notebook_contents import contents
 from qkv_site.builder.notebook_styles import used_styles, without_unused_mermaid
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
-from qkv_site.builder.site_files import EmojiFont, list_notebooks_in_sitemap
+from qkv_site.builder.site_files import EmojiFont, error_page_per_language, list_notebooks_in_sitemap
 from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
 from qkv_site.builder.translation_notice import with_notice
@@ -157,6 +159,11 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         markdown = without_codeblock_marks(markdown)  # the tests' marks are not the reader's
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
+    def _notebook_contents(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        if page.file.src_uri.endswith(".ipynb") and not page.toc:  # mkdocs-jupyter reads Markdown headings only
+            page.toc = contents(html)
+        return html
+
     def _tooltips_and_sized_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = page.file.src_uri.split("/", 1)[0]
         assert self.project is not None
@@ -168,7 +175,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         assert self.formulas is not None
         return self.formulas.mark(html, page)
 
-    on_page_content = CombinedEvent(_tooltips_and_sized_figures, _mark_formulas)
+    on_page_content = CombinedEvent(_notebook_contents, _tooltips_and_sized_figures, _mark_formulas)
 
     @event_priority(10)
     def _show_search_view(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
@@ -196,6 +203,9 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         folder.mkdir(parents=True, exist_ok=True)
         env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(folder))
         return env
+
+    def on_post_template(self, output_content: str, *, template_name: str, config: MkDocsConfig) -> str:
+        return error_page_per_language(output_content, template_name, config)
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         assert self.formulas is not None

@@ -1,4 +1,5 @@
-"""Files the build adds to the built site beyond the pages: the sitemap's notebook pages, the emoji font.
+"""Files the build adds to the built site beyond the pages: the sitemap's notebook pages, the 404 page of
+each language, the emoji font.
 
 - mkdocs-static-i18n (1.3.1) writes the sitemap from the documentation pages of each language it keeps
   in ``i18n_files_per_language`` (its ``on_files``, priority -100). It makes its own ``File`` objects,
@@ -7,6 +8,10 @@
   it, the list is made again with the notebooks in it, in the same order (`list_notebooks_in_sitemap`;
   the internal is checked by `compat.check_i18n`). overrides/sitemap.xml is the plugin's template, left
   empty when there is no site_url.
+- mkdocs-static-i18n renders the theme's 404.html once per language, every time into the site's root,
+  so the root kept the last language's (English) under the Chinese site. `error_page_per_language`
+  keeps the default language's there and writes each other language's into its folder (en/404.html);
+  overrides/404.html sends a reader whose missing address is under that folder on to it.
 - The site's emoji font (qkv_site.builder.emoji_font) holds the glyphs of every emoji the pages use
   (`write_emoji_font`); the font is made in well under a second, once per set of emoji, and written
   into the built site only.
@@ -33,6 +38,19 @@ def list_notebooks_in_sitemap(files: Files, config: MkDocsConfig) -> None:
     compat.check_i18n(i18n)
     pages = [file for file in files if file.is_documentation_page() or file.src_uri.endswith(".ipynb")]
     getattr(i18n, compat.I18N_FILES_PER_LANGUAGE)[i18n.current_language] = pages
+
+
+def error_page_per_language(output: str, template_name: str, config: MkDocsConfig) -> str:
+    """What MkDocs writes into the site's root for ``template_name``: a 404 page of a language other
+    than the default one goes into that language's folder instead (and nothing into the root)."""
+    i18n: Any = config.plugins.get("i18n")
+    if template_name != "404.html" or i18n is None:
+        return output
+    compat.check_i18n(i18n)
+    if getattr(i18n, compat.I18N_DEFAULT_BUILD):
+        return output
+    atomic_write(Path(config.site_dir) / i18n.current_language / template_name, output.encode("utf-8"))
+    return ""  # MkDocs writes a template only when it rendered something
 
 
 class EmojiFont:

@@ -1,4 +1,10 @@
-"""Hover tooltips: wrap the glossary's terms in running text in <abbr title="…">, as a reader meets them."""
+"""Tooltips: wrap the glossary's terms in running text in <abbr title="…">, as a reader meets them.
+
+Material shows an element's title as a tooltip on hover and on focus (the theme's content.tooltips).
+The first time a page uses a term, that <abbr> is a tab stop too (tabindex="0"), so that a keyboard
+reaches every term's tooltip; its later uses show it on hover only, so that the Tab key does not stop
+at every "Key" of a page.
+"""
 
 from __future__ import annotations
 
@@ -31,13 +37,17 @@ _ALL_TERMS = _terms_regex(TERMS)
 _TEX = re.compile(r"(\$\$.*?\$\$|\$[^$]+\$|\\\(.*?\\\)|\\\[.*?\\\])", re.DOTALL)
 
 
-def _annotate(text: str, lang: str) -> str:
+def _annotate(text: str, lang: str, focusable: set[int]) -> str:
+    """`text` with its terms wrapped; a term's first use (its index not yet in `focusable`) is a tab stop."""
+
     def wrap(match: re.Match[str]) -> str:
         group = match.lastgroup
         assert group is not None  # every alternative of the pattern is a named group
-        term = TERMS[int(group[1:])]
-        title = html.escape(tooltip(term, lang), quote=False).replace('"', "&quot;")
-        return f'<abbr title="{title}">{match.group(0)}</abbr>'
+        index = int(group[1:])
+        title = html.escape(tooltip(TERMS[index], lang), quote=False).replace('"', "&quot;")
+        stop = "" if index in focusable else ' tabindex="0"'
+        focusable.add(index)
+        return f'<abbr{stop} title="{title}">{match.group(0)}</abbr>'
 
     # TeX the page leaves for MathJax in plain text (notebook cells): $$…$$, $…$, \(…\), \[…\].
     pieces = _TEX.split(text)
@@ -48,24 +58,27 @@ def add_tooltips(page_html: str, lang: str) -> str:
     """`page_html` with every glossary term of its running text given the tooltip of `lang`.
 
     Whole words only, plurals and lower case included (Query, Key and Value only capitalised);
-    never inside headings, code, links, formulas or another tooltip.
+    never inside headings, code, links, formulas or another tooltip. A term's first use on the page
+    is a tab stop.
 
-    >>> shown = add_tooltips("<h2>Key insight</h2><p>The Key of 猫, the key idea, and self-attention.</p>", "en")
+    >>> shown = add_tooltips("<h2>Key insight</h2><p>The Key of 猫, the key idea, self-attention, a Key.</p>", "en")
     >>> for line in shown.split("<abbr"):
     ...     print(line.rstrip())
     <h2>Key insight</h2><p>The
-     title="key — Each token's label, matched against queries: K = X·W_K">Key</abbr> of 猫, the key idea, and
-     title="self-attention — Attention in which Q, K and V all come from the same sequence">self-attention</abbr>.</p>
+     tabindex="0" title="key — Each token's label, matched against queries: K = X·W_K">Key</abbr> of 猫, the key idea,
+     tabindex="0" title="self-attention — Attention in which Q, K and V all come from the same sequence">self-attention</abbr>, a
+     title="key — Each token's label, matched against queries: K = X·W_K">Key</abbr>.</p>
     >>> formula = '<span class="arithmatex">\\\\(\\\\text{softmax}\\\\)</span>'
     >>> add_tooltips(f"<p>{formula} <code>softmax</code></p>", "en").count("<abbr")
     0
     """
     out: list[str] = []
+    focusable: set[int] = set()  # the terms whose first use has been made a tab stop
     stack: list[tuple[str, bool]] = []  # (tag, skipped)
     position = 0
     for token in _TOKEN.finditer(page_html):
         text = page_html[position : token.start()]
-        out.append(_annotate(text, lang) if text and not (stack and stack[-1][1]) else text)
+        out.append(_annotate(text, lang, focusable) if text and not (stack and stack[-1][1]) else text)
         out.append(token.group(0))
         position = token.end()
         tag = _TAG.match(token.group(0))
@@ -80,5 +93,5 @@ def add_tooltips(page_html: str, lang: str) -> str:
             skipped = (stack and stack[-1][1]) or name in _SKIPPED or _SKIPPED_CLASSES.search(rest) is not None
             stack.append((name, bool(skipped)))
     tail = page_html[position:]
-    out.append(_annotate(tail, lang) if tail and not (stack and stack[-1][1]) else tail)
+    out.append(_annotate(tail, lang, focusable) if tail and not (stack and stack[-1][1]) else tail)
     return "".join(out)

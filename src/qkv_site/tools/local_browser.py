@@ -36,7 +36,9 @@ def launch_chromium(playwright: Playwright, executable: Path = CHROMIUM) -> Brow
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serve the site directory under ``prefix`` (``/`` or ``/repo/``); anything else is a 404."""
+    """Serve the site directory under ``prefix`` (``/`` or ``/repo/``); anything else is a 404. A
+    missing file under the prefix gets the site's own 404.html (with status 404), as GitHub Pages
+    serves a site's 404 page for every address it does not have."""
 
     prefix = "/"
 
@@ -45,6 +47,19 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
             self.send_error(404, "outside the site's prefix")
             return None
         return super().send_head()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        page = Path(self.directory) / "404.html"
+        if code != 404 or message == "outside the site's prefix" or not page.is_file():
+            super().send_error(code, message, explain)
+            return
+        body = page.read_bytes()
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def translate_path(self, path: str) -> str:
         path = unquote(urlsplit(path).path)

@@ -154,6 +154,15 @@ const NAMES = {
 };
 const COLOUR = { x: "x", w_q: "q", w_k: "k", w_v: "v", q: "q", k: "k", v: "v", scores: "qk", scaled: "qk", weights: "w", output: "v" };
 
+// A token's name in the header of a result: at most a few characters wide, cut with "…" beyond
+// (the whole name stays its text, read aloud, and its title; the X table above shows it whole), so
+// that a long name (up to 16 characters) cannot push the columns out of their box.
+function tokenLabel(name) {
+  return el("span", { class: "qkv-pg-label", title: name }, name);
+}
+// A result with more columns than this (the 12 tokens of a preset) is set tighter, to fit its box at 1280 px.
+const WIDE_COLUMNS = 8;
+
 function block(name, title, shape, table, extra = []) {
   const id = `qkv-pg-${name}-${Math.random().toString(36).slice(2, 8)}`;
   return el("div", { class: `qkv-pg-block qkv-pg-${COLOUR[name]}`, "data-block": name, role: "group", "aria-labelledby": id },
@@ -276,7 +285,7 @@ class Playground {
   }
 
   header(cols, labels = null) {
-    return el("thead", {}, el("tr", {}, el("td", {}), Array.from({ length: cols }, (_, j) => el("th", { scope: "col" }, labels ? labels[j] : String(j + 1)))));
+    return el("thead", {}, el("tr", {}, el("td", {}), Array.from({ length: cols }, (_, j) => el("th", { scope: "col" }, labels ? tokenLabel(labels[j]) : String(j + 1)))));
   }
 
   // Mark invalid cells in place and list them next to the matrix; return the numbers or null.
@@ -313,9 +322,9 @@ class Playground {
       const square = ["scores", "scaled", "weights"].includes(name);
       // Masked scores are -Infinity on purpose (shown as −∞); anything else non-finite is never shown.
       const shown = m && m.every((row, i) => row.every((v, j) => Number.isFinite(v) || (name === "scaled" && r.mask && !r.mask[i][j])));
-      const body = !shown ? el("p", { class: "qkv-pg-waiting" }, t.waiting) : el("table", { class: "qkv-pg-table qkv-pg-result", "data-matrix": name },
+      const body = !shown ? el("p", { class: "qkv-pg-waiting" }, t.waiting) : el("table", { class: "qkv-pg-table qkv-pg-result", "data-matrix": name, "data-wide": cols > WIDE_COLUMNS },
         this.header(cols, square ? tokens : null),
-        el("tbody", {}, m.map((row, i) => el("tr", {}, el("th", { scope: "row" }, tokens[i]), row.map((v, j) => this.cell(name, r, i, j, v))))));
+        el("tbody", {}, m.map((row, i) => el("tr", {}, el("th", { scope: "row" }, tokenLabel(tokens[i])), row.map((v, j) => this.cell(name, r, i, j, v))))));
       return block(name, titles[name], m ? `${m.length} × ${cols}` : "", body);
     });
     // The dot product under the pointer is written out on a line of its own, below QKᵀ.
