@@ -97,7 +97,7 @@ def test_result_count_matches_the_list(tabs, server: SiteServer, lang: str, quer
 
 
 def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
-    from qkv_site.builder import material_search
+    from qkv_site.builder import compat
     from site_pages import built_page
 
     for lang in ("zh", "en"):
@@ -117,5 +117,5 @@ def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
         assert all("boost" not in doc for doc in docs if doc not in exercises), f"{lang}: a section other than an exercise has a boost"
     chinese = [doc["text"] for doc in index(site, "zh")["docs"]]
     assert any("\u200b自注意力\u200b" in text for text in chinese), "jieba cut 自注意力 in the index (the user dictionary was not used)"
-    worker = (site / material_search.WORKER).read_text(encoding="utf-8")
-    assert all(right in worker for _, right in material_search.CORRECTIONS), "the built site's search worker is Material's uncorrected one"
+    worker = (site / compat.MATERIAL_WORKER).read_text(encoding="utf-8")
+    assert all(fix.right in worker for fix in compat.WORKER_CORRECTIONS), "the built site's search worker is Material's uncorrected one"
