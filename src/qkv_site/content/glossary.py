@@ -53,7 +53,7 @@ TERMS: tuple[Term, ...] = (
 # Words a learner types into the search box besides the glossary's Chinese names: with those names,
 # the site's Chinese terms (qkv_site.builder.search_words decides which of them jieba must be told to keep whole).
 SEARCH_WORDS: tuple[str, ...] = (
-    "点积", "缩放", "子空间", "投影", "复杂度", "多头", "掩码", "方差", "在线", "分块", "归一化", "对称",
+    "点积", "缩放", "子空间", "投影", "复杂度", "多头", "掩码", "方差", "在线", "分块", "归一化", "对称", "自己动手",
 )
 
 # A term is a whole word: no Latin letter, digit, underscore or hyphen touches it on either side
