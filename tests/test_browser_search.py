@@ -98,6 +98,7 @@ def test_result_count_matches_the_list(tabs, server: SiteServer, lang: str, quer
 
 def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
     from qkv_site.builder import compat
+    from qkv_site.builder.search_index import EXERCISE_BOOST, PAGE_BOOST
     from site_pages import built_page
 
     for lang in ("zh", "en"):
@@ -113,8 +114,10 @@ def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
         assert not indexed, f"the {lang} index holds folded solutions: {indexed[:2]}"
         docs = index(site, lang)["docs"]
         exercises = [doc for doc in docs if re.search(r"#exercises?(-\d+)?$", doc["location"])]
-        assert exercises and all(doc.get("boost") == 0.5 for doc in exercises), f"{lang}: exercise sections weigh as much as the rest"
-        assert all("boost" not in doc for doc in docs if doc not in exercises), f"{lang}: a section other than an exercise has a boost"
+        assert exercises and all(doc.get("boost") == EXERCISE_BOOST for doc in exercises), f"{lang}: exercise sections weigh as much as the rest"
+        pages = [doc for doc in docs if "#" not in doc["location"]]
+        assert pages and all(doc.get("boost") == PAGE_BOOST for doc in pages), f"{lang}: a page's own entry has not its boost"
+        assert all("boost" not in doc for doc in docs if doc not in exercises + pages), f"{lang}: a section other than an exercise has a boost"
     chinese = [doc["text"] for doc in index(site, "zh")["docs"]]
     assert any("<wbr/>自注意力<wbr/>" in text for text in chinese), "jieba cut 自注意力 in the index (the user dictionary was not used)"
     # Material marks the cuts with a zero-width space, which a reader copying a result's text would copy too
