@@ -14,9 +14,6 @@ words it does not say. Each entry of the index gets, where it has any:
 
 The words are cut as Material cuts the index: Chinese by jieba (with the site's user dictionary, which
 Material's plugin has loaded), everything by the index's separator, in lower case.
-
->>> sorted(heading_words("第三步<wbr/>：<wbr/>缩放（除以 √dₖ）", re.compile(r"[\\s（）：]+")))
-['√dₖ', '缩放', '第三步', '除以']
 """
 
 from __future__ import annotations
@@ -54,11 +51,15 @@ class SearchPage:
 
 
 def words(text: str, separator: re.Pattern[str]) -> list[str]:
-    """The index's words of ``text`` (markup and entities read as text), in order, repeats kept."""
-    text = html.unescape(_TAG.sub("\u200b", text))
+    """The index's words of ``text`` (a tag and jieba's cut end a word too), in order, repeats kept.
+
+    >>> words("第三步<wbr/>：<wbr/>缩放（除以 √dₖ）Scale", re.compile(r"[\\s（）：]+"))
+    ['第三步', '缩放', '除以', '√dₖ', 'scale']
+    """
+    text = html.unescape(_TAG.sub(" ", text))
     jieba = quiet_jieba()
-    text = _HAN.sub(lambda run: "\u200b" + "\u200b".join(jieba.cut(run.group(0))) + "\u200b", text)
-    return [word.lower() for word in separator.split(text) if word]
+    cut = _HAN.sub(lambda run: "\u200b" + "\u200b".join(jieba.cut(run.group(0))) + "\u200b", text)
+    return [word.lower() for piece in cut.split("\u200b") for word in separator.split(piece) if word]
 
 
 def heading_words(title: str, separator: re.Pattern[str]) -> set[str]:
