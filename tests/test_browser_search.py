@@ -59,7 +59,7 @@ def test_each_language_has_its_own_clean_index(site: Path, lang: str) -> None:
         for field in ("title", "text"):
             found = [marker for marker in FORBIDDEN if marker in doc[field]]
             assert not found, f"{lang} index, {doc['location']} {field}: {found} in …{doc[field][:200]}…"
-        assert not re.search(r"[\\$]|<(?!/?code>)", doc["title"]), f"{lang} index: the title {doc['title']!r} is not plain text"
+        assert not re.search(r"[\\$]|<(?!/?code>|wbr/>)", doc["title"]), f"{lang} index: the title {doc['title']!r} is not plain text"
     titles = " ".join(doc["title"] for doc in docs)
     assert "√dₖ" in titles, f"the {lang} index lost the formula in the √dₖ headings: {titles[:300]}"
 
@@ -97,14 +97,15 @@ def test_result_count_matches_the_list(tabs, server: SiteServer, lang: str, quer
 
 
 def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
-    from qkv_site.builder import material_search
+    from qkv_site.builder import compat
+    from qkv_site.builder.search_index import EXERCISE_BOOST, PAGE_BOOST
     from site_pages import built_page
 
     for lang in ("zh", "en"):
         config = index(site, lang)["config"]
         assert "stemmer" not in config["pipeline"], f"the {lang} index stems its words, which Material's prefix queries never match"
         assert re.search(config["separator"], "scaling,") and re.search(config["separator"], "Attention（"), config["separator"]
-        texts = "".join(doc["title"] + doc["text"] for doc in index(site, lang)["docs"]).replace("\u200b", "")
+        texts = "".join(doc["title"] + doc["text"] for doc in index(site, lang)["docs"]).replace("<wbr/>", "")
         page = built_page(site, "worked-example.md", lang)
         solutions = [p.get_text("", strip=True) for p in page.select("details.success p")
                      if len(p.get_text(strip=True)) > 20 and not p.select(".arithmatex, mjx-container, math, code")]
@@ -113,9 +114,14 @@ def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
         assert not indexed, f"the {lang} index holds folded solutions: {indexed[:2]}"
         docs = index(site, lang)["docs"]
         exercises = [doc for doc in docs if re.search(r"#exercises?(-\d+)?$", doc["location"])]
-        assert exercises and all(doc.get("boost") == 0.5 for doc in exercises), f"{lang}: exercise sections weigh as much as the rest"
-        assert all("boost" not in doc for doc in docs if doc not in exercises), f"{lang}: a section other than an exercise has a boost"
+        assert exercises and all(doc.get("boost") == EXERCISE_BOOST for doc in exercises), f"{lang}: exercise sections weigh as much as the rest"
+        pages = [doc for doc in docs if "#" not in doc["location"]]
+        assert pages and all(doc.get("boost") == PAGE_BOOST for doc in pages), f"{lang}: a page's own entry has not its boost"
+        assert all("boost" not in doc for doc in docs if doc not in exercises + pages), f"{lang}: a section other than an exercise has a boost"
     chinese = [doc["text"] for doc in index(site, "zh")["docs"]]
-    assert any("\u200b自注意力\u200b" in text for text in chinese), "jieba cut 自注意力 in the index (the user dictionary was not used)"
-    worker = (site / material_search.WORKER).read_text(encoding="utf-8")
-    assert all(right in worker for _, right in material_search.CORRECTIONS), "the built site's search worker is Material's uncorrected one"
+    assert any("<wbr/>自注意力<wbr/>" in text for text in chinese), "jieba cut 自注意力 in the index (the user dictionary was not used)"
+    # Material marks the cuts with a zero-width space, which a reader copying a result's text would copy too
+    shown = [doc["location"] for lang in ("zh", "en") for doc in index(site, lang)["docs"] if "\u200b" in doc["title"] + doc["text"]]
+    assert not shown, f"zero-width spaces in the text results show: {shown[:5]}"
+    worker = (site / compat.MATERIAL_WORKER).read_text(encoding="utf-8")
+    assert all(fix.right in worker for fix in compat.WORKER_CORRECTIONS), "the built site's search worker is Material's uncorrected one"

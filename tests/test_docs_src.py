@@ -181,9 +181,9 @@ def test_glossary_rows_are_the_terms_the_tooltips_use(project: Project) -> None:
     from qkv_site.content.glossary import TERMS
 
     for lang in LANGUAGES:
-        rows = [line for line in rendered("glossary.md", lang, project).splitlines() if line.startswith("| **")]
-        expected = [f"| **{t.text}** | {t.zh} | {t.en} | {t.zh_meaning} |" if lang == "zh" else
-                    f"| **{t.text}** | {t.en} | {t.zh} | {t.en_meaning} |" for t in TERMS]
+        rows = [line for line in rendered("glossary.md", lang, project).splitlines() if line.startswith("| [**")]
+        expected = [f"| [**{t.text}**]({t.section}) | {t.zh} | {t.en} | {t.zh_meaning} |" if lang == "zh" else
+                    f"| [**{t.text}**]({t.section}) | {t.en} | {t.zh} | {t.en_meaning} |" for t in TERMS]
         assert rows == expected, lang
 
 

@@ -1,9 +1,11 @@
 """Chinese words in search: jieba's user dictionary from the site's terms (qkv_site.builder.search_words), and
-the browser's cutting of a query into the index's words (qkv_site.builder.material_search)."""
+the browser's cutting of a query into the index's words (Material's worker as qkv_site.builder.material_search
+corrects it, with the corrections and their check in qkv_site.builder.compat)."""
 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 
@@ -11,7 +13,7 @@ import jieba
 import pytest
 
 from qkv_site.content import glossary
-from qkv_site.builder import material_search, search_words
+from qkv_site.builder import compat, material_search, search_words
 from qkv_site.formulas.engine import NODE
 
 
@@ -78,7 +80,7 @@ def test_the_build_makes_the_user_dictionary_again_only_when_its_code_or_jieba_c
 
 def _segment(source: str, query: str, words: list[str]) -> list[str]:
     """Run the worker's own segmenting function (from ``source``) on ``query`` against an index of ``words``."""
-    function = material_search.SEGMENT_FUNCTION.search(source)
+    function = compat.SEGMENT_FUNCTION.search(source)
     assert function, "the worker's segmenting function was not found"
     index = json.dumps({word: {} for word in words})  # the inverted index, by word
     script = f"{function[0]}\nconsole.log(JSON.stringify([...{function[1]}({json.dumps(query)}, {index})]))"
@@ -92,42 +94,45 @@ SEGMENTS = [
     ("复杂度", ["复杂", "复杂度"], ["复杂度"]),
     ("为什么除以", ["为", "为什么", "什么", "除以"], ["为什么", "除以"]),
     ("点积的值", ["点积", "的", "值"], ["点积", "的", "值"]),
+    # 个数 overlaps 一个 and 数值: Material tried 一 / 个数 / 值 too, and 一 and 个 as prefixes match every word they begin
+    ("一个数值例子", ["一", "一个", "个", "个数", "数值", "值", "例子"], ["一个", "数值", "例子"]),
 ]
 
 
 @pytest.mark.parametrize(("query", "words", "expected"), SEGMENTS, ids=[query for query, *_ in SEGMENTS])
 def test_the_worker_cuts_a_query_into_the_index_words(query: str, words: list[str], expected: list[str]) -> None:
-    original = material_search.theme_worker().read_text(encoding="utf-8")
+    original = compat.material_worker().read_text(encoding="utf-8")
     assert sorted(_segment(material_search.corrected(original), query, words)) == sorted(expected)
     assert sorted(_segment(original, query, words)) != sorted(expected), f"Material's own worker already cuts {query!r} right"
 
 
-def test_the_pinned_worker_holds_what_is_corrected() -> None:
-    material_search.check()
+def test_the_pinned_worker_holds_what_is_corrected_and_read() -> None:
+    compat.check_material()
 
 
 def test_a_changed_worker_stops_the_build(tmp_path) -> None:
-    with pytest.raises(material_search.MaterialChanged, match="holds 0 copies"):
+    with pytest.raises(compat.MaterialChanged, match="holds 0 copies"):
         material_search.corrected("function fe(t,e){return t}")
-    (tmp_path / material_search.WORKER).parent.mkdir(parents=True)
-    (tmp_path / material_search.WORKER).write_text("function fe(t,e){return t}", encoding="utf-8")
-    with pytest.raises(material_search.MaterialChanged, match=str(material_search.WORKER.name)):
+    (tmp_path / compat.MATERIAL_WORKER).parent.mkdir(parents=True)
+    (tmp_path / compat.MATERIAL_WORKER).write_text("function fe(t,e){return t}", encoding="utf-8")
+    with pytest.raises(compat.MaterialChanged, match=str(compat.MATERIAL_WORKER.name)):
         material_search.correct_worker(tmp_path)
 
 
 def test_correcting_the_built_worker_twice_changes_nothing(tmp_path) -> None:
-    path = tmp_path / material_search.WORKER
+    path = tmp_path / compat.MATERIAL_WORKER
     path.parent.mkdir(parents=True)
-    path.write_text(material_search.theme_worker().read_text(encoding="utf-8"), encoding="utf-8")
+    path.write_text(compat.material_worker().read_text(encoding="utf-8"), encoding="utf-8")
     once = material_search.correct_worker(tmp_path).read_text(encoding="utf-8")
     assert material_search.correct_worker(tmp_path).read_text(encoding="utf-8") == once
-    assert all(right in once and wrong not in once for wrong, right in material_search.CORRECTIONS)
+    assert all(fix.right in once and fix.wrong not in once for fix in compat.WORKER_CORRECTIONS)
 
 
-def test_a_worker_that_ignores_an_entrys_boost_stops_the_build(monkeypatch, tmp_path) -> None:
+@pytest.mark.parametrize("reading", compat.WORKER_READS, ids=[what.split(" ")[1] for _, what in compat.WORKER_READS])
+def test_a_worker_without_what_the_index_relies_on_stops_the_build(monkeypatch, tmp_path, reading) -> None:
+    code, what = reading
     worker = tmp_path / "search.min.js"
-    source = material_search.theme_worker().read_text(encoding="utf-8")
-    worker.write_text(source.replace(material_search.READS_BOOST, "for(let o of r)this.add(o)"), encoding="utf-8")
-    monkeypatch.setattr(material_search, "theme_worker", lambda: worker)
-    with pytest.raises(material_search.MaterialChanged, match="boost"):
-        material_search.check()
+    worker.write_text(compat.material_worker().read_text(encoding="utf-8").replace(code, "/* changed */"), encoding="utf-8")
+    monkeypatch.setattr(compat, "material_worker", lambda: worker)
+    with pytest.raises(compat.MaterialChanged, match=re.escape(what)):
+        compat.check_material()

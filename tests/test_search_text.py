@@ -69,3 +69,31 @@ def test_a_display_formula_or_svg_goes(formula: str) -> None:
     assert search_view(f"<p>前</p>{formula}<p>后</p>") == "<p>前</p><p>后</p>"
 
 
+
+
+def test_a_table_reads_as_one_paragraph_per_row() -> None:
+    html = ('<table><thead><tr><th>术语</th><th>中文</th></tr></thead>'
+            '<tbody><tr><td><strong>Query</strong></td><td>查询</td></tr><tr><td>Key</td><td>键</td></tr></tbody></table>')
+    assert search_view(html) == "<p>术语 · 中文</p><p><strong>Query</strong> · 查询</p><p>Key · 键</p>"
+
+
+NOTEBOOK = (
+    '<!-- notebook styles --><div class="jupyter-wrapper"><div class="jp-Notebook">'
+    '<div class="jp-Cell jp-MarkdownCell"><div class="jp-Collapser"></div><div class="jp-InputArea">'
+    '<div class="jp-RenderedMarkdown"><h1 id="hands-on">动手</h1><p>这个 Notebook 复现例子。</p></div></div></div>'
+    '<div class="jp-Cell jp-CodeCell"><div class="jp-InputPrompt">In [1]:</div>'
+    '<div class="zeroclipboard-container"><span class="notice" hidden>Copied!</span></div>'
+    '<div class="highlight-ipynb"><pre>print(q)</pre></div><div class="clipboard-copy-txt">print(q)</div></div>'
+    '<div class="jp-Cell jp-MarkdownCell"><div class="jp-RenderedMarkdown"><h2 id="step-5">第五步</h2></div></div>'
+    '<div class="jp-Cell jp-CodeCell"><div class="highlight-ipynb"><pre>print(output)</pre></div></div>'
+    '</div></div>'
+)
+
+
+def test_a_notebooks_headings_hold_the_cells_after_them() -> None:
+    view = search_view(NOTEBOOK)
+    assert view.startswith('<h1 id="hands-on">'), view[:80]  # nothing before the page's title makes a section of its own
+    # Material's index gives a section what follows its heading until the next one: each cell after its heading
+    assert view.index('<h1 id="hands-on">') < view.index("print(q)") < view.index('<h2 id="step-5">') < view.index("print(output)")
+    assert view.count("print(q)") == 1, "the hidden copy of a cell's code is indexed"
+    assert "In [1]:" not in view and "Copied!" not in view

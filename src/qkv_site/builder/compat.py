@@ -3,14 +3,16 @@
 Each entry names the package, the pinned version it was written for (pyproject.toml pins them all)
 and what it uses. What the site's own scripts, styles and templates rely on of Material's markup is
 listed in `MATERIAL_MARKUP`, each piece with the file of the site that uses it. Material's search
-worker, which the build corrects in the built site, has its own check in
-`qkv_site.builder.material_search` (the code it changes must be there exactly once), run from here.
-`check` runs when the plugin starts: after a dependency bump, the build stops at once with a message
-naming the internal that moved, instead of failing deep inside a page.
+worker, whose minified code the build corrects in the built site (`qkv_site.builder.material_search`
+applies `WORKER_CORRECTIONS`) and whose behaviour the search index relies on (`WORKER_READS`), is
+pinned to its file name and checked here too: each piece of code must be there exactly once. `check`
+runs when the plugin starts: after a dependency bump, the build stops at once with a message naming
+the internal that moved, instead of failing deep inside a page.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from importlib import import_module
 from importlib.metadata import version
@@ -73,7 +75,7 @@ class MaterialMarkup:
         return path.is_file() and self.text in path.read_text(encoding="utf-8")
 
 
-MATERIAL = "9.8.2"  # the version every entry below was written for (material_search.check holds the install to it)
+MATERIAL = "9.8.2"  # the version every entry below was written for (check_material holds the install to it)
 _BUNDLE = "assets/javascripts/bundle.a5f9d56c.min.js"
 _STYLES = "assets/stylesheets/main.57a0d79d.min.css"
 _KEYS = "docs/assets/javascripts/header-keyboard.js"
@@ -154,6 +156,127 @@ JUPYTER_USED_CACHE_PATHS = "_used_cache_paths"  # mkdocs-jupyter 0.26.3: the cac
 JUPYTER_PUBLIC = ("should_include", "on_files")  # called directly, outside MkDocs' event order
 
 
+# Material for MkDocs' search worker, as mkdocs-material 9.8.2 ships it (relative to the theme's folder and
+# to the built site). The Python side of Material's search (its index: sections, jieba, the fields'
+# boosts) is used through its options and its output, search/search_index.json.
+MATERIAL_WRITTEN_FOR = "9.8.2"
+MATERIAL_WORKER = Path("assets/javascripts/workers/search.a7633da7.min.js")
+
+
+@dataclass(frozen=True)
+class WorkerCorrection:
+    """One piece of Material's minified search worker and what the built site's copy says instead."""
+
+    wrong: str
+    right: str
+    why: str
+
+
+WORKER_CORRECTIONS = (
+    # Material cuts a Chinese query (``segment``) greedily into the longest words of the index, each searched as a prefix.
+    WorkerCorrection(
+        "for(let o=s+1;o<t.length;o++)t.slice(s,o)in e&&(n[s]=o-s)",
+        "for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e&&(n[s]=o-s)",
+        "every substring of the query is looked up, up to and including its last character (缩放 was searched as 缩)",
+    ),
+    WorkerCorrection(
+        "n[a]&&a<t.length-1&&(i[s++]=a)",
+        "n[a]&&a<t.length&&(i[s++]=a)",
+        "a word that starts at the query's last character is kept too",
+    ),
+    WorkerCorrection(
+        'for(let a of s)this.pipeline.remove(o[a]),this.searchPipeline.remove(o[a]);this.ref("location");',
+        'for(let a of s)this.pipeline.remove(o[a]),this.searchPipeline.remove(o[a]);s.includes("trimmer")&&this.pipeline'
+        '.remove(lunr.Pipeline.registeredFunctions["lunr-multi-trimmer-"+e.lang.join("-")]);this.ref("location");',
+        "an index whose pipeline has no trimmer has none at all: Material took out each language's own trimmer but "
+        "left the one lunr.multiLanguage adds for the Chinese index's two languages, which cut n² to n and √dₖ to d "
+        "in the index but not in a query, so n² was never found and a result highlighting it listed it as missing",
+    ),
+    WorkerCorrection(
+        "for(let u=1;u<n[o];u++)n[o+u]>n[o]-u&&(r.add(t.slice(o,o+u)),i[s++]=o+u)",
+        "for(let u=2;u<n[o];u++)n[o+u]>n[o]-u&&(r.add(t.slice(o,o+u)),i[s++]=o+u)",
+        "no one-character piece is tried as another way to cut the query (一个数值例子 searched 一 and 个 too: "
+        "as prefixes they match every word that begins with them)",
+    ),
+    WorkerCorrection(
+        '[...fe(s,this.index.invertedIndex)].join("* ")',
+        '[...fe(s,this.index.invertedIndex)].join(" ")',
+        "the words a Chinese query is cut into are joined by a space, as words typed apart are (only the last is "
+        "then a prefix): Material joined them with “* ” and then added a * to every word, so 为什么除以 searched "
+        "为什么**, a word no result holds, and a result listed as missing (struck through) the very word it highlighted",
+    ),
+    WorkerCorrection(
+        r'search(e){if(e=e.replace(new RegExp("\\p{sc=Han}+","gu")',
+        r'search(e){if(e=e.replace(/(?<=\S)-(?=\S)/g," ").replace(/:(?=\s|$)/g," ").replace(new RegExp("\\p{sc=Han}+","gu")',
+        "a hyphen inside a word and a colon before a space separate words, as they do in the index: lunr's query "
+        "lexer cuts self-attention in two and Material then searched self-attention* twice, and “Hands-on: the” "
+        "stopped with a query error (no field “on”)",
+    ),
+    WorkerCorrection(
+        r".map(r=>/(^[+-]|[~^]\d+$)/.test(r)?r:`${r}*`)",
+        r".map((r,i,a)=>/(^[+-]|[~^]\d+$)/.test(r)||i<a.length-1||!lunr.stopWordFilter(r.toLowerCase())?r:`${r}*`)",
+        "only the last word of a query, the one the reader may still be typing, is searched as a prefix, and not "
+        "when it is a stop word: multi* found multiply, sum* summary, and a* or the* every word beginning with them "
+        "(a word given whole goes through the index's pipeline, whose stop-word filter drops it)",
+    ),
+    WorkerCorrection(
+        "o.push(B(_({},a),{score:0,terms:{}}))",
+        "o.push(B(_({},a),{score:0,terms:Object.fromEntries(o.flatMap(d=>Object.entries(d.terms).filter(([,m])=>m)))}))",
+        "a page listed for its sections' sake links with the words its sections matched (?h=…), not with an "
+        "empty ?h= that highlights nothing",
+    ),
+)
+
+# What the search index relies on in the worker, unchanged: (the code, what it does).
+WORKER_READS = (
+    ("for(let o of r)this.add(o,{boost:o.boost})", "every index entry is added with its boost"),
+    ("for(let[o,a]of Object.entries(e.fields))this.field(o,B(_({},a),{extractor:i(o)}))",
+     "every field of the index's configuration is searched, with its boost"),
+    ('t.charAt(i-1)!=="/"&&s++===0&&e(r,0,n,i+1)',
+     "a self-closing tag (<wbr/>) in a result's text splits words without opening a block"),
+)
+
+# The segmenting function in the minified worker (its name is the minifier's): for the tests, which run it.
+SEGMENT_FUNCTION = re.compile(
+    r'function (\w+)\(t,e\)\{let r=new Set,n=new Uint16Array\(t\.length\);.*?return r\.has\(""\)\?new Set\(\[t\]\):r\}'
+)
+
+
+class MaterialChanged(RuntimeError):
+    """The installed Material is not the one the search worker's corrections were written for."""
+
+
+def material_worker() -> Path:
+    """Material's own copy of the search worker (in the installed package)."""
+    import material
+
+    return Path(material.__file__).resolve().parent / "templates" / MATERIAL_WORKER
+
+
+def worker_problems(source: str, where: str) -> list[str]:
+    """What ``source``, a copy of Material's worker, lacks of what is corrected or read here."""
+    problems = [f"{where} holds {source.count(correction.wrong)} copies of {correction.wrong!r} (mkdocs-material "
+                f"{MATERIAL_WRITTEN_FOR} holds one), corrected so that {correction.why}"
+                for correction in WORKER_CORRECTIONS if source.count(correction.wrong) != 1]
+    problems += [f"{where} no longer holds {code!r}: the search relies on it ({what})"
+                 for code, what in WORKER_READS if source.count(code) != 1]
+    return problems
+
+
+def check_material() -> None:
+    """Stop when Material is not the pinned version or its worker lacks the code corrected or read here."""
+    installed = version("mkdocs-material")
+    if installed != MATERIAL_WRITTEN_FOR:
+        raise MaterialChanged(f"mkdocs-material {installed} is installed; the search worker's corrections "
+                              f"(qkv_site.builder.compat.WORKER_CORRECTIONS) are written for {MATERIAL_WRITTEN_FOR}")
+    worker = material_worker()
+    if not worker.is_file():
+        raise MaterialChanged(f"mkdocs-material {MATERIAL_WRITTEN_FOR} has no search worker at {worker}")
+    problems = worker_problems(worker.read_text(encoding="utf-8"), str(worker))
+    if problems:
+        raise MaterialChanged("; ".join(problems))
+
+
 def check(internals: tuple[Internal, ...] = INTERNALS, markup: tuple[MaterialMarkup, ...] = MATERIAL_MARKUP) -> None:
     """Raise `PluginError` naming every internal that is gone from the installed packages."""
     missing = [f"{piece.text!r} in Material's {piece.file} ({piece.why}; used by {piece.used_by}), written for mkdocs-material "
@@ -172,11 +295,9 @@ def check(internals: tuple[Internal, ...] = INTERNALS, markup: tuple[MaterialMar
     if not isinstance(client.__dict__.get(TRAITLETS_INITIAL_VALUES), dict):
         missing.append(f"traitlets' {TRAITLETS_INITIAL_VALUES} on NotebookClient, written for traitlets 5.16.1, "
                        f"installed {version('traitlets')}")
-    from qkv_site.builder import material_search
-
     try:
-        material_search.check()
-    except material_search.MaterialChanged as error:
+        check_material()
+    except MaterialChanged as error:
         missing.append(str(error))
     if missing:
         raise PluginError("the site build relies on internals that changed:\n  " + "\n  ".join(missing)

@@ -21,12 +21,12 @@ to what reads the project's files. Every reach into another package's internals 
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
 | on_page_context | 10 | the search view of the page swapped in, before Material's search (0) indexes it |
 | on_page_context | 0 | a page without a description fails the strict build |
-| on_page_context | -10 | the page's own HTML put back |
+| on_page_context | -10 | the page's own HTML put back; its nav title and description kept for the search index |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
 | on_post_template | 0 | the 404 page of a language other than the default one into its own folder |
 | on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned models, print figures |
 | on_post_build | 0 | the emoji font; own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
-| on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: one index per language |
+| on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: other names, one index per language |
 | on_build_error | 0 | the MathJax process ends |
 | on_shutdown | 0 | MathJax ends; outputs no page asked for are deleted (only after a finished build) |
 """
@@ -59,7 +59,7 @@ from qkv_site.builder.minify import minify_published
 from qkv_site.builder.notebook_contents import contents
 from qkv_site.builder.notebook_styles import used_styles, without_unused_mermaid
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
-from qkv_site.builder.search_index import SearchViews, configure, point_english_page_at_its_index, split_index
+from qkv_site.builder.search_index import SearchPages, SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.builder.site_files import EmojiFont, error_page_per_language, list_notebooks_in_sitemap
 from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
@@ -85,6 +85,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.emoji = EmojiFont()
         self.formulas: PageFormulas | None = None
         self.search: SearchViews | None = None
+        self.search_pages = SearchPages()  # of both languages' builds
         self.page_html: str | None = None  # a page's HTML while Material's search reads its search view
         self.built = False
         self.project: project.Project | None = None  # made from the configuration in on_config
@@ -194,6 +195,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     @event_priority(-10)
     def _restore_page_html(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
         page.content = self.page_html
+        if self.search is not None:  # its nav title and description, for the search index's other names
+            self.search_pages.record(page.file.src_uri, page.url, str(page.title or ""), str(page.meta.get("description", "")))
         return context
 
     on_page_context = CombinedEvent(_show_search_view, _description, _restore_page_html)
@@ -231,7 +234,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     @event_priority(-120)
     def _split_search_index(self, *, config: MkDocsConfig) -> None:
         if self.search is not None:
-            split_index(Path(config.site_dir))
+            split_index(Path(config.site_dir), list(self.search_pages.pages.values()))
 
     on_post_build = CombinedEvent(_finished, _split_search_index)
 

@@ -10,14 +10,19 @@
 - Chinese is cut into words by jieba (in Material's plugin); `qkv_site.builder.search_words` writes jieba's
   user dictionary from the site's terms into ``.cache/search/`` and hands it to Material's
   ``jieba_dict_user`` option. The browser's copy of Material's search worker is corrected to cut a
-  Chinese query into the same words (`qkv_site.builder.material_search`, checked at start-up).
+  Chinese query into the same words, among other things (`qkv_site.builder.compat.WORKER_CORRECTIONS`,
+  checked at start-up). Material marks the cuts in a result's text with a zero-width space, which a
+  reader copying the text copied too: the index marks them with ``<wbr/>`` instead, an empty element
+  that Material's worker splits words at (`qkv_site.builder.compat.WORKER_READS`) and that copies as nothing.
+- Each entry gets the words it is searched by besides its heading and text (`qkv_site.builder.search_names`,
+  from what the plugin records of each page in `SearchPages`).
 - mkdocs-static-i18n merges both languages into one ``search/search_index.json``, so a search on an
   English page counted (and listed) the Chinese pages too. After the last build, the index is split:
   the Chinese pages stay in ``search/``, the English ones move to ``en/search/`` with their locations
   relative to ``en/``, and every English page points Material (its ``__config`` ``base``, which Material
   reads the index and resolves the results' links from) at ``en/``. The English index gets Material's
   English pipeline (``ENGLISH_PIPELINE``), the Chinese one keeps the configured one; in both, exercise
-  sections weigh less (``EXERCISE_BOOST``).
+  sections weigh less (``EXERCISE_BOOST``) and a page's own entry weighs ``PAGE_BOOST``.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from mkdocs.config.defaults import MkDocsConfig
 
 from qkv_site.builder import material_search
 from qkv_site.builder.block_cache import process_digest
+from qkv_site.builder.search_names import SearchPage, add_names
 from qkv_site.builder.search_text import search_view
 from qkv_site.builder.search_words import quiet_jieba, write_user_dictionary
 from qkv_site.cache_files import atomic_write, files_digest, sweep
@@ -40,10 +46,19 @@ from qkv_site.project import Project
 ENGLISH = "en/"
 # An exercise practises the sections of its page: a search lands on the explanation first (Material
 # multiplies a section's score by its index entry's ``boost``, the field its ``search.boost`` front
-# matter sets for a whole page; qkv_site.builder.material_search checks the worker reads it). Exercise sections
-# are those with the anchors the README's recipe gives.
-EXERCISE_BOOST = 0.5
+# matter sets for a whole page; qkv_site.builder.compat checks the worker reads it), yet an exercise whose
+# heading is typed in full still comes first (at 0.5, “Exercise 2: add a causal mask” came after the
+# section on skipping the masked tiles). Exercise sections are those with the anchors the README's recipe gives.
+EXERCISE_BOOST = 0.6
 _EXERCISE = re.compile(r"#exercises?(?:-\d+)?$")
+# Material multiplies an entry's score by 1 + (p + f)², f the share of the query's words it holds and p
+# 1 for a page's own entry (its title and the text before its first section), 0 for a section: up to 5
+# against 2, so a page holding some of the words came before the section holding them all (“Notes”
+# listed “Corrections and editor's notes” and its section before the section “Notes”). At half, a page
+# holding every word still leads (2.5 against 2), one holding half of them no longer does (1.6).
+PAGE_BOOST = 0.5
+# How Material's plugin marks the cuts between Chinese words (``_segment_chinese``), and what the index holds instead.
+WORD_CUT, WORD_BREAK = "\u200b", "<wbr/>"
 # Material's own pipeline for English (partials/languages/en.html): no stemmer, since Material searches
 # every query word as a prefix (``scaling*``), which an index of stems (``scale``) never holds.
 ENGLISH_PIPELINE = ["stopWordFilter"]
@@ -59,6 +74,19 @@ def _search_plugin(config: MkDocsConfig) -> Any:
         if name in config.plugins:
             return config.plugins[name]
     raise ValueError("mkdocs.yml: Material's search plugin is not configured; the site's search needs it")
+
+
+class SearchPages:
+    """What the index needs to know of each page and does not hold, by URL: kept across the builds of
+    both languages (mkdocs-static-i18n builds each language in turn) and the rebuilds of ``mkdocs serve``."""
+
+    def __init__(self) -> None:
+        self.pages: dict[str, SearchPage] = {}
+
+    def record(self, src_uri: str, url: str, nav_title: str, description: str) -> None:
+        """A page as MkDocs gives it (``src_uri``: ``en/glossary.md``)."""
+        lang, source = src_uri.split("/", 1)  # mkdocs-static-i18n's folders: zh/…, en/…
+        self.pages[url] = SearchPage(url, lang, source, nav_title, description)
 
 
 class SearchViews:
@@ -110,13 +138,18 @@ def point_english_page_at_its_index(output: str, src_uri: str) -> str:
     return output[: match.start(2)] + json.dumps(app, ensure_ascii=False, separators=(",", ":")) + output[match.end(2):]
 
 
-def split_index(site: Path) -> None:
-    """Split the merged index into one per language; exercises weigh less; correct the worker."""
+def split_index(site: Path, pages: list[SearchPage]) -> None:
+    """Split the merged index into one per language, with the entries' other names and their weights; correct the worker."""
     path = site / "search" / "search_index.json"
     index = json.loads(path.read_text(encoding="utf-8"))
+    add_names(index, pages)
     for doc in index["docs"]:
         if _EXERCISE.search(doc["location"]):
             doc["boost"] = doc.get("boost", 1) * EXERCISE_BOOST
+        if "#" not in doc["location"]:
+            doc["boost"] = doc.get("boost", 1) * PAGE_BOOST
+        for field in ("title", "text"):
+            doc[field] = doc[field].replace(WORD_CUT, WORD_BREAK)
     chinese = [doc for doc in index["docs"] if not is_english(doc["location"])]
     english = [{**doc, "location": doc["location"][len(ENGLISH):]} for doc in index["docs"] if is_english(doc["location"])]
     _write(path, {**index, "docs": chinese})
