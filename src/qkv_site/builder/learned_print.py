@@ -52,9 +52,9 @@ LABELS: dict[str, dict[str, str]] = {
         "online-unlinked": "在这一页的网页版里可以输入你自己的句子。",
         "answer": "模型认为 “it” 指的是 “{word}”，概率{p}。",
         "layer": "第 {layer} 层",
-        "rollout": "Rollout（两层合计）",
+        "rollout": "rollout（两层合计）",
         "caption": "每一行是 “it” 在这一层给每个词的注意力权重（一行加起来是 1）；"
-                   "Rollout：经过两层之后，每个词流进 “it” 的份额。带下划线的是候选名词。",
+                   "rollout：经过两层之后，每个词流进 “it” 的份额。带下划线的是候选名词。",
         "alt-coreference": "第一个任务（动物还是地点）的小部件打印版：模型对文章的句子和换成 “{twin}” 之后的回答",
         "alt-referent": "第二个任务（三个名词里选一个）的小部件打印版：模型对文章的句子和换成 “{twin}” 之后的回答",
         "percent": "为 {p}%",  # the probability: "概率为 64.0%", "概率超过 99.9%"

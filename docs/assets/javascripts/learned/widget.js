@@ -28,7 +28,7 @@ const STRINGS = {
     ablated: (w, p, same) => `去掉这条边之后：“${w}”，概率${p}${same ? "（答案没变）" : "（答案变了）"}。`,
     percent: (p) => `为 ${p}%`, above: "超过 99.9%", below: "不到 0.1%",
     ablate: "去掉一条注意力边", remove: "去掉 “it” →", layersLabel: "在哪一层去掉", layers: [["1,2", "两层都去掉"], ["1", "只在第 1 层"], ["2", "只在第 2 层"]],
-    word: "词", layer: (l) => `第 ${l} 层`, rollout: "Rollout（两层合计）", removed: "已去掉",
+    word: "词", layer: (l) => `第 ${l} 层`, rollout: "rollout（两层合计）", removed: "已去掉",
     caption: (ablated) => `“it” 这一行的注意力权重（每一列加起来是 1）${ablated ? "，去掉那条边之后" : ""}；最后一列是 rollout：经过两层之后，每个词流进 “it” 的份额。`,
     loading: "正在载入模型……", failed: "模型没能载入。",
   },
