@@ -87,14 +87,20 @@ def float_matrices(layout: str, named: dict[str, Any], finite: bool) -> list[np.
 
 def broadcast_batch_shape(**named: np.ndarray) -> tuple[int, ...]:
     """The broadcast of the leading (batch/head) dimensions, i.e. everything but the last two axes."""
-    batches = {array.shape[:-2] for array in named.values()}
-    if len(batches) == 1:  # all the same (the common case): nothing to broadcast
-        return batches.pop()
+    return broadcast_batches({name: array.shape[:-2] for name, array in named.items()},
+                             {name: array.shape for name, array in named.items()})
+
+
+def broadcast_batches(batches: dict[str, tuple[int, ...]], shapes: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The broadcast of named batch shapes; when they do not broadcast, an error naming the arrays' `shapes`."""
+    distinct = set(batches.values())
+    if len(distinct) == 1:  # all the same (the common case): nothing to broadcast
+        return distinct.pop()
     try:
-        return np.broadcast_shapes(*batches)
+        return np.broadcast_shapes(*distinct)
     except ValueError:
-        shapes = ", ".join(f"{name}.shape={array.shape}" for name, array in named.items())
-        raise ValueError(f"the leading (batch) dimensions do not broadcast: {shapes}") from None
+        shown = ", ".join(f"{name}.shape={shape}" for name, shape in shapes.items())
+        raise ValueError(f"the leading (batch) dimensions do not broadcast: {shown}") from None
 
 
 def check_same_d_k(q: np.ndarray, k: np.ndarray, q_name: str = "q", k_name: str = "k") -> None:

@@ -9,7 +9,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from qkv._checks import as_float_array, check_computed_finite, check_finite, check_not_empty, check_positive_int
-from qkv._inputs import attention_inputs, restore_v_scale
+from qkv._inputs import attention_inputs, restore_v_scale, ungroup_heads
 
 # Chosen by measurement (benchmarks/attention_speed.py prints the sweep): within 25% of the fastest
 # block size at n = 1,024 and 4,096 in every run so far, where 512 sometimes is and sometimes is not.
@@ -102,7 +102,7 @@ def tiled_attention(
         output[..., q0:q1, :] = acc
     result = restore_v_scale(output, inputs)  # in the inputs' dtype
     check_computed_finite(result, "weights·v")
-    return result
+    return ungroup_heads(result, inputs)
 
 
 def _overflow(dtype: np.dtype[Any]) -> NoReturn:
