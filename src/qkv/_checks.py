@@ -87,6 +87,9 @@ def float_matrices(layout: str, named: dict[str, Any], finite: bool) -> list[np.
 
 def broadcast_batch_shape(**named: np.ndarray) -> tuple[int, ...]:
     """The broadcast of the leading (batch/head) dimensions, i.e. everything but the last two axes."""
+    batches = {array.shape[:-2] for array in named.values()}
+    if len(batches) == 1:  # all the same (the common case): nothing to broadcast
+        return batches.pop()
     return broadcast_batches({name: array.shape[:-2] for name, array in named.items()},
                              {name: array.shape for name, array in named.items()})
 
