@@ -9,18 +9,17 @@ from typing import Any
 import numpy as np
 
 from qkv._checks import broadcast_batch_shape, broadcast_batches, check_finite, check_flag, check_same_d_k, check_scale, float_matrices
-from qkv._float16 import float16_to_float32
 from qkv._magnitudes import magnitudes
 
 
 @dataclass(frozen=True)
 class AttentionInputs:
-    """q, k, v in the dtype the arithmetic runs in, and the options, all checked (`unchecked_inputs`: q, k, v
-    as given, their values not yet checked)."""
+    """q, k, v in the results' dtype (float16 not widened: the kernels widen the blocks they use) and the options,
+    all checked (`unchecked_inputs`: the values of q, k, v not yet looked at)."""
 
-    q: np.ndarray  # (..., n_q, d_k), in work_dtype
-    k: np.ndarray  # (..., n_k, d_k), in work_dtype
-    v: np.ndarray  # (..., n_k, d_v), in work_dtype
+    q: np.ndarray  # (..., n_q, d_k), in dtype: float16 is widened a block at a time where it is computed
+    k: np.ndarray  # (..., n_k, d_k), in dtype
+    v: np.ndarray  # (..., n_k, d_v), in dtype
     mask: np.ndarray | None  # boolean (..., n_q or 1, n_k), broadcastable to (*batch_shape, n_q, n_k); True = may attend
     is_causal: bool  # query i sees keys 0..i (PyTorch's top-left alignment when n_q != n_k)
     scale: float  # a Python float, so it never widens float32
@@ -204,20 +203,18 @@ def unchecked_inputs(
 
 
 def checked_values(inputs: AttentionInputs) -> AttentionInputs:
-    """No NaN or inf in q, k, v (else a ValueError naming the first); float16 widened to float32; v shrunk if
-    huge; and the sizes `attention_output`'s key-block path needs, all found in one pass over each array."""
+    """No NaN or inf in q, k, v (else a ValueError naming the first); v shrunk if huge; and the sizes
+    `attention_output`'s key-block path needs, all found in one pass over each array. float16 stays float16: each
+    piece is widened to float32 as it is looked at, and the kernels widen the blocks they use, so a call never
+    holds float32 copies of whole inputs."""
     q, k, v = inputs.q, inputs.k, inputs.v
-    if inputs.dtype == np.float16:
-        for array, name in ((q, "q"), (k, "k"), (v, "v")):
-            check_finite(array, name)  # before widening, which takes every float16 to be finite
-        q, k, v = (float16_to_float32(array) for array in (q, k, v))
     sizes = {}
     for array, name in ((q, "q"), (k, "k"), (v, "v")):
         sizes[name] = magnitudes(array, smallest=name == "v")  # one pass over each: NaN/inf, and what attention_output needs
         if not sizes[name].finite:
             check_finite(array, name)  # names the first NaN or inf
-    v, v_scale = _shrink_huge_values(v, sizes["v"].largest)
-    return replace(inputs, q=q, k=k, v=v, v_scale=v_scale, q_longest=sizes["q"].longest_row,
+    v, v_scale = _shrink_huge_values(v, sizes["v"].largest, inputs.work_dtype)
+    return replace(inputs, v=v, v_scale=v_scale, q_longest=sizes["q"].longest_row,
                    k_longest=sizes["k"].longest_row, v_largest=sizes["v"].largest,
                    v_smallest_nonzero=sizes["v"].smallest_nonzero)
 
@@ -227,9 +224,10 @@ def checked_values(inputs: AttentionInputs) -> AttentionInputs:
 _V_SHRINK = 4.0
 
 
-def _shrink_huge_values(v: np.ndarray, largest: float) -> tuple[np.ndarray, float]:
-    """v / 4 (exact) when its largest |v| is above a quarter of the dtype's maximum; the factor to multiply back."""
-    if v.size and largest > np.finfo(v.dtype).max / _V_SHRINK:
+def _shrink_huge_values(v: np.ndarray, largest: float, work_dtype: np.dtype[Any]) -> tuple[np.ndarray, float]:
+    """v / 4 (exact) when its largest |v| is above a quarter of the work dtype's maximum (never for float16, whose
+    largest number is far below float32's); the factor to multiply back."""
+    if v.size and largest > np.finfo(work_dtype).max / _V_SHRINK:
         return v / _V_SHRINK, _V_SHRINK
     return v, 1.0
 

@@ -11,6 +11,7 @@ from numpy.typing import ArrayLike
 from qkv import _decode as decode
 from qkv import _output_blocks as output_blocks
 from qkv._checks import as_matrices, broadcast_batch_shape, check_computed_finite, check_not_empty, check_same_d_k, check_scale
+from qkv._float16 import float16_to_float32
 from qkv._inputs import AttentionInputs, attention_inputs, checked_values, restore_v_scale, unchecked_inputs, ungroup_heads
 from qkv._kernel import attention_kernel
 from qkv.masks import causal_mask
@@ -195,7 +196,8 @@ def plain_attention(
            [0.36, 0.64]])
     """
     inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
-    q, k, v = inputs.q, inputs.k, inputs.v  # (..., n_q, d_k), (..., n_k, d_k), (..., n_k, d_v)
+    # (..., n_q, d_k), (..., n_k, d_k), (..., n_k, d_v); float16 widened whole to float32, the dtype it is computed in
+    q, k, v = (float16_to_float32(x) if x.dtype == np.float16 else x for x in (inputs.q, inputs.k, inputs.v))
     visible = causal_mask(max(inputs.n_q, inputs.n_k))[: inputs.n_q, : inputs.n_k] if inputs.is_causal else inputs.mask
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # overflow is reported below
         k_t = np.swapaxes(k, -1, -2)  # (..., d_k, n_k)
