@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
@@ -136,7 +137,7 @@ def _parts(whole: _Part, batch: tuple[int, ...], count: int) -> list[_Part]:
         return array[(slice(None),) * at + (slice(start, stop),)]
 
     parts = []
-    for start, stop in zip(bounds, bounds[1:]):
+    for start, stop in pairwise(bounds):
         pieces = [cut(array, start, stop) for array in whole]
         parts.append(_Part(*pieces))  # type: ignore[arg-type]
     return parts

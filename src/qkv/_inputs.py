@@ -8,7 +8,15 @@ from typing import Any
 
 import numpy as np
 
-from qkv._checks import broadcast_batch_shape, broadcast_batches, check_finite, check_flag, check_same_d_k, check_scale, float_matrices
+from qkv._checks import (
+    broadcast_batch_shape,
+    broadcast_batches,
+    check_finite,
+    check_flag,
+    check_same_d_k,
+    check_scale,
+    float_matrices,
+)
 from qkv._magnitudes import magnitudes
 
 
