@@ -23,8 +23,10 @@ With grouped-query attention the queries of a group are stacked as the rows of o
 head, so each K/V head is read once, not once per query head. OpenBLAS runs on one thread. From
 TWO_THREADS_FROM numbers multiplied on, the heads are cut in two halves, one for the calling thread and one
 for the pool's (qkv/_threads.py), each taking the next; below it, handing a half to the other thread costs
-more than it saves: measured side by side at (1, 8, 1, 64), the best of 21 samples on the shared 2-core
-machine, two threads took 1.38× one thread's time at n_k = 1,024, 1.12× at 4,096 and 0.70× at 32,768.
+more than it saves. Measured side by side at (1, 8, 1, 64) on a shared 2-core machine under load (the best of
+21 and of 31 samples in two runs), two threads took 1.38× and 1.39× one thread's time at n_k = 1,024, 1.12× and
+1.17× at 4,096, 1.10× at 8,192 and 16,384, and 0.70× and 1.17× at 32,768: a gain only where the other core is
+free, so only the largest calls are cut in two.
 """
 
 from __future__ import annotations
