@@ -29,7 +29,7 @@ Each row records the score bound and the path taken; PyTorch's time does not dep
 A decode part times one query against n_k cached keys, (1, 8, 1, d) against (1, 8, n_k, d), the shape
 of the KV-cache section: qkv.attention_output beside PyTorch's fused kernel, float32 and float16, for
 n_k = 1,024 … 32,768; and grouped-query decode, (1, 32, 1, d) against 8 K/V heads (1, 8, n_k, d), float32,
-with enable_gqa=True on both sides. Each row records how many threads qkv's decode path used.
+with enable_gqa=True on both sides.
 
 A third part times qkv.tiled_attention for several block sizes, side by side, and prints the
 sweep. The default block size must be within 25% of the fastest at every swept n; among the sizes
@@ -59,11 +59,9 @@ from _common import machine_info, median, output_path, parser, run_main, table, 
 
 from qkv import attention_output, scaled_dot_product_attention, tiled_attention
 from qkv.tiled import DEFAULT_BLOCK_SIZE
-from qkv._decode import TWO_THREADS_FROM
 from qkv._decode import applies as decode_applies
 from qkv._inputs import attention_inputs
 from qkv._output_blocks import applies as key_blocks_apply
-from qkv._threads import _cores
 from qkv._output_blocks import score_bound
 
 TARGET_NS, TARGET_RATIO = (512, 4096), 1.15  # 2-D: qkv/torch (PyTorch's math path) at every n in this range
@@ -359,10 +357,8 @@ def measure_decode(n_ks: list[int], repeats: int, torch, rng: np.random.Generato
                         samples[name].append(sample(functions[name], calls[name], timing)[1])
                 inputs = attention_inputs(q, k, v, mask=None, scale=None, is_causal=False, enable_gqa=gqa)
                 choice = int(torch._fused_sdp_choice(tq, tk, tv, enable_gqa=gqa))
-                multiplied = heads * n_k * 2 * D  # what the decode path counts against TWO_THREADS_FROM
                 rows.append({"layout": label, "shape_q": list(q.shape), "shape_kv": list(k.shape), "n_k": n_k,
                              "dtype": np.dtype(dtype).name, "enable_gqa": gqa, "decode_path": decode_applies(inputs),
-                             "qkv_threads": 2 if multiplied >= TWO_THREADS_FROM and _cores() >= 2 else 1,
                              "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
                              **{f"{name}_calls_per_sample": count for name, count in calls.items()},
                              **{f"{name}_median_s": median(times) for name, times in samples.items()},
@@ -374,10 +370,9 @@ def measure_decode(n_ks: list[int], repeats: int, torch, rng: np.random.Generato
 
 def decode_report(rows: list[dict], n_ks: list[int]) -> dict:
     """Print the decode table; the decode target (the MHA layout, float32 and float16)."""
-    print("\ndecode, one query against n_k cached keys: qkv.attention_output / PyTorch (PyTorch's kernel in brackets; "
-          "qkv's threads):")
-    cells = {(r["layout"], r["dtype"], r["n_k"]): f"{r['qkv_output_over_torch']:.2f}× ({r['torch_kernel'].split()[0]}; "
-                                                   f"{r['qkv_threads']})" for r in rows}
+    print("\ndecode, one query against n_k cached keys: qkv.attention_output / PyTorch (PyTorch's kernel in brackets):")
+    cells = {(r["layout"], r["dtype"], r["n_k"]): f"{r['qkv_output_over_torch']:.2f}× ({r['torch_kernel'].split()[0]})"
+             for r in rows}
     keys = list(dict.fromkeys((r["layout"], r["dtype"]) for r in rows))
     print(table(["layout", "dtype", *(f"n_k = {n:,}" for n in n_ks)],
                 [[layout, dtype, *(cells[layout, dtype, n] for n in n_ks)] for layout, dtype in keys]))
@@ -544,9 +539,8 @@ def main(argv: list[str] | None = None) -> int:
                     "note": "torch_kernel from torch._fused_sdp_choice (0 = math, 1 = flash attention); batch-heavy = "
                             "(4, 32·(512/n)², n, d)"},
         "decode": {"n_ks": decode_n_ks, "repeats": decode_repeats, "results": decode_rows,
-                   "two_threads_from": TWO_THREADS_FROM,
-                   "note": "one query (1, h, 1, d) against (1, h_kv, n_k, d) keys and values, qkv.attention_output; "
-                           "qkv_threads: 2 where heads·n_k·2d >= two_threads_from (qkv/_decode.py)"},
+                   "note": "one query (1, h, 1, d) against (1, h_kv, n_k, d) keys and values, qkv.attention_output "
+                           "(its decode path, one thread)"},
         "tiled_default_block_size": DEFAULT_BLOCK_SIZE,
         "block_size_sweep": {"ns": sweep_ns, "block_sizes": sweep_sizes, "results": sweep,
                              "fastest": {str(n): size for n, size in best_sizes.items()},

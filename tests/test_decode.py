@@ -5,21 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import qkv._decode
 from qkv import attention_output, plain_attention
-from qkv._decode import DECODE_ROWS, FLOAT16_BLOCK, applies, decode_output
+from qkv._decode import DECODE_ROWS, FLOAT16_BLOCK, _group_as_rows, applies, decode_output
 from qkv._inputs import unchecked_inputs
 
 RNG = np.random.default_rng(37)
 TOLERANCE = {np.float16: 1e-3, np.float32: 2e-6, np.float64: 1e-13}
 DTYPES = [np.float16, np.float32, np.float64]
-
-
-@pytest.fixture(autouse=True, params=["one thread", "two threads"])
-def threads(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Every test twice: the heads in one part, and cut in two for two threads (whatever the inputs' size)."""
-    monkeypatch.setattr(qkv._decode, "TWO_THREADS_FROM", 0 if request.param == "two threads" else 1 << 62)
-    return str(request.param)
 
 
 def decode_inputs(n_q=1, n_k=300, heads=3, d=8, dtype=np.float32):
@@ -165,40 +157,13 @@ def test_values_near_the_maximum() -> None:
     np.testing.assert_allclose(attention_output(q, k, v), v[..., :1, :], rtol=1e-6)
 
 
-@pytest.mark.parametrize(("q_shape", "kv_shape", "axis"), [
-    ((1, 8, 1, 4), (1, 8, 50, 4), 1),  # the heads
-    ((6, 2, 1, 4), (6, 2, 50, 4), 0),  # the batch, the longer axis
-    ((6, 1, 1, 4), (1, 3, 50, 4), 0),  # q broadcast over the heads, k and v over the batch: each part takes them whole
-])
-def test_the_parts_cut_the_longest_batch_axis(q_shape, kv_shape, axis: int) -> None:
-    q, k, v = RNG.standard_normal(q_shape), RNG.standard_normal(kv_shape), RNG.standard_normal(kv_shape)
-    batch = np.broadcast_shapes(q_shape[:-2], kv_shape[:-2])
-    output = np.empty(batch + (1, 4))
-    whole = qkv._decode._Part(q, k, v, None, output)
-    parts = qkv._decode._parts(whole, batch, 2)
-    assert len(parts) == 2
-    for array, first, second in zip(whole, *parts, strict=True):
-        if array is None:
-            continue
-        cut = array.shape[axis] > 1
-        expected = (array.shape[axis] // 2, array.shape[axis] - array.shape[axis] // 2) if cut else (array.shape[axis],) * 2
-        assert (first.shape[axis], second.shape[axis]) == expected
-        assert np.shares_memory(first, array) and np.shares_memory(second, array)  # views
-
-
-def test_heads_that_cannot_be_cut_stay_one_part() -> None:
-    q, k, v = decode_inputs(heads=1)
-    part = qkv._decode._Part(q, k, v, None, np.empty((1, 1, 1, 8)))
-    assert qkv._decode._parts(part, (1, 1), 2) == [part]
-
-
 def test_grouped_query_decode_stacks_a_groups_queries_as_rows() -> None:
     q = RNG.standard_normal((2, 8, 3, 4))  # 8 query heads, 3 rows each
     k, v = RNG.standard_normal((2, 2, 60, 4)), RNG.standard_normal((2, 2, 60, 5))  # 2 K/V heads: groups of 4
     mask = RNG.random((2, 8, 3, 60)) < 0.5
     mask[..., 0] = True
     inputs = unchecked(q, k, v, mask=mask, enable_gqa=True)
-    rows, mask_rows = qkv._decode._group_as_rows(inputs.q, inputs.mask)
+    rows, mask_rows = _group_as_rows(inputs.q, inputs.mask)
     assert rows.shape == (2, 2, 1, 12, 4) and mask_rows is not None and mask_rows.shape == (2, 2, 1, 12, 60)
     np.testing.assert_array_equal(rows[1, 1, 0, 3:6], q[1, 5])  # group 1, its second head's rows
     np.testing.assert_array_equal(mask_rows[1, 1, 0, 3:6], mask[1, 5])

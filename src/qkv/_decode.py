@@ -20,35 +20,33 @@ returns None, and `attention_output` takes the checked path: that names the NaN 
 or computes what overflowed here (v near the dtype's maximum is shrunk there first).
 
 With grouped-query attention the queries of a group are stacked as the rows of one product with their K/V
-head, so each K/V head is read once, not once per query head. OpenBLAS runs on one thread. From
-TWO_THREADS_FROM numbers multiplied on, the heads are cut in two halves, one for the calling thread and one
-for the pool's (qkv/_threads.py), each taking the next; below it, handing a half to the other thread costs
-more than it saves. Measured side by side at (1, 8, 1, 64) on a shared 2-core machine under load (the best of
-21 and of 31 samples in two runs), two threads took 1.38× and 1.39× one thread's time at n_k = 1,024, 1.12× and
-1.17× at 4,096, 1.10× at 8,192 and 16,384, and 0.70× and 1.17× at 32,768: a gain only where the other core is
-free, so only the largest calls are cut in two.
+head, so each K/V head is read once, not once per query head.
+
+Everything runs in the calling thread, OpenBLAS on one thread. Cutting the heads in two halves for two Python
+threads (qkv/_threads.py) was measured side by side at (1, 8, 1, 64) on the 2-core machine, idle: the best of
+21 samples took 1.42× one thread's time at n_k = 1,024, 1.18× at 4,096, 1.01× and 1.03× at 8,192 and 16,384,
+0.89× at 32,768 (medians 1.59×, 1.26×, 1.08×, 0.97×, 1.01×); on the machine under load, 0.70× and 1.17× at
+32,768 in two runs and worse below. Waking the other thread costs more than half of a small call, and at large
+n_k one thread already takes about what memory gives.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator
-from itertools import pairwise
 from typing import NamedTuple
 
 import numpy as np
 
 from qkv._float16 import widen_if_finite
 from qkv._inputs import AttentionInputs
-from qkv._threads import run_on_one_blas_thread
+from qkv._threads import one_blas_thread
 
 DECODE_ROWS = 16  # query rows at most: the scores, n_q·n_k, stay small beside k and v, d·n_k each
 FLOAT16_BLOCK = 1 << 19  # float16: numbers of k or v widened at a time, over every head (2 MiB of float32)
-TWO_THREADS_FROM = 1 << 24  # numbers of k and v multiplied (heads · n_k · (d_k + d_v)) from which two threads share the heads
 
 
 class _Part(NamedTuple):
-    """The heads one thread computes: views of the scaled queries, k, v, the mask and the output."""
+    """What the two products of a call take: the scaled queries, k, v, the mask, and the output they write."""
 
     queries: np.ndarray  # (..., n_q, d_k) in the work dtype, scaled
     k: np.ndarray  # (..., n_k, d_k)
@@ -82,19 +80,11 @@ def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
         queries, mask = _group_as_rows(queries, mask)
         batch = batch[:-1] + (1,)
     output = np.empty(batch + (queries.shape[-2], inputs.v.shape[-1]), inputs.work_dtype)
-    work = math.prod(inputs.batch_shape) * inputs.n_k * (inputs.k.shape[-1] + inputs.v.shape[-1])
-    two_threads = work >= TWO_THREADS_FROM
-    parts = _parts(_Part(queries, inputs.k, inputs.v, mask, output), batch, 2 if two_threads else 1)
-    finite = [False] * len(parts)
-
-    def run(index: int) -> None:
-        finite[index] = _part_output(parts[index], inputs)
-
     # OpenBLAS on one thread: a product of a few rows is limited by memory, not arithmetic, and its second thread
-    # cost up to 13× the time where the other core was busy (n_k = 32,768); two Python threads share the heads
-    # instead, each taking the next half, so a thread that starts late on a busy machine takes none.
-    run_on_one_blas_thread(range(len(parts)), run, two_threads)
-    if not all(finite):
+    # cost up to 13× the time where the other core was busy (n_k = 32,768)
+    with one_blas_thread():
+        finite = _part_output(_Part(queries, inputs.k, inputs.v, mask, output), inputs)
+    if not finite:
         return None
     if inputs.kv_group > 1:  # (..., kv_heads, 1, group·n_q, d_v) -> (..., kv_heads, group, n_q, d_v)
         output = output.reshape(inputs.batch_shape + (inputs.n_q, output.shape[-1]))
@@ -123,31 +113,9 @@ def _group_as_rows(queries: np.ndarray, mask: np.ndarray | None) -> tuple[np.nda
     return rows, spread.reshape(mask.shape[:-3] + (1, group * n_q, mask.shape[-1]))
 
 
-def _parts(whole: _Part, batch: tuple[int, ...], count: int) -> list[_Part]:
-    """`whole` cut into `count` parts along its longest batch axis (views; one part if there is nothing to cut)."""
-    if count < 2 or not batch or max(batch) < 2:
-        return [whole]
-    axis = int(np.argmax(batch))  # among the batch dims, counted from the left of `batch`
-    bounds = [batch[axis] * i // count for i in range(count + 1)]
-
-    def cut(array: np.ndarray | None, start: int, stop: int) -> np.ndarray | None:
-        if array is None:
-            return None
-        at = axis - (len(batch) - (array.ndim - 2))  # the array's own batch dims are right-aligned to `batch`
-        if at < 0 or array.shape[at] == 1:  # broadcast along this axis: every part uses it whole
-            return array
-        return array[(slice(None),) * at + (slice(start, stop),)]
-
-    parts = []
-    for start, stop in pairwise(bounds):
-        pieces = [cut(array, start, stop) for array in whole]
-        parts.append(_Part(*pieces))  # type: ignore[arg-type]
-    return parts
-
-
 def _part_output(part: _Part, inputs: AttentionInputs) -> bool:
-    """Writes part.output (in the work dtype); whether everything it saw was finite."""
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # set here: numpy's error state is each thread's own
+    """Writes part.output (in the work dtype); whether everything the products saw was finite."""
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
         scores = _scores(part, inputs)  # (..., n_q, n_k)
         if scores is None:
             return False

@@ -123,16 +123,6 @@ def run_blocks(tasks: Sequence[Task], run: Callable[[Task], None], scores: int) 
     _take_tasks(tasks, itertools.count(), run)
 
 
-def run_on_one_blas_thread(tasks: Sequence[Task], run: Callable[[Task], None], two_threads: bool) -> None:
-    """``run(task)`` for every task with OpenBLAS on one thread (when it can be set): on two Python threads when
-    ``two_threads`` and the machine has two cores, else one after another in the calling thread."""
-    with one_blas_thread() as ready:
-        if ready and two_threads and len(tasks) > 1 and _cores() >= THREADS:
-            _on_two_threads(tasks, run)
-        else:
-            _take_tasks(tasks, itertools.count(), run)
-
-
 def _on_two_threads(tasks: Sequence[Task], run: Callable[[Task], None]) -> None:
     """The tasks on the calling thread and the pool's, each taking the next; OpenBLAS is already on one thread.
 
