@@ -28,7 +28,8 @@ Each row records the score bound and the path taken; PyTorch's time does not dep
 
 A decode part times one query against n_k cached keys, (1, 8, 1, d) against (1, 8, n_k, d), the shape
 of the KV-cache section: qkv.attention_output beside PyTorch's fused kernel, float32 and float16, for
-n_k = 1,024 … 32,768.
+n_k = 1,024 … 32,768; and grouped-query decode, (1, 32, 1, d) against 8 K/V heads (1, 8, n_k, d), float32,
+with enable_gqa=True on both sides.
 
 A third part times qkv.tiled_attention for several block sizes, side by side, and prints the
 sweep. The default block size must be within 25% of the fastest at every swept n; among the sizes
@@ -58,6 +59,7 @@ from _common import machine_info, median, output_path, parser, run_main, table, 
 
 from qkv import attention_output, scaled_dot_product_attention, tiled_attention
 from qkv.tiled import DEFAULT_BLOCK_SIZE
+from qkv._decode import applies as decode_applies
 from qkv._inputs import attention_inputs
 from qkv._output_blocks import applies as key_blocks_apply
 from qkv._output_blocks import score_bound
@@ -320,49 +322,62 @@ def layout_report(rows: list[dict], ns: list[int], pause: float) -> dict:
     return targets
 
 
+# (label, heads of q, heads of k and v, dtypes): the decode layouts. MHA: a K/V head per query head; GQA: 32 query
+# heads share 8 K/V heads, groups of 4 (Mistral-7B's heads), with enable_gqa=True on both sides.
+DECODE_LAYOUTS = [("decode (1, 8, 1, d)", 8, 8, (np.float32, np.float16)),
+                  ("decode GQA (1, 32, 1, d), 8 K/V heads", 32, 8, (np.float32,))]
+
+
 def measure_decode(n_ks: list[int], repeats: int, torch, rng: np.random.Generator, timing: Timing) -> list[dict]:
-    """One query (1, 8, 1, d) against (1, 8, n_k, d) keys and values: qkv.attention_output and PyTorch, interleaved."""
+    """One query against n_k cached keys and values, (1, h, 1, d) against (1, h_kv, n_k, d): qkv.attention_output and
+    PyTorch, interleaved."""
     functional, rows = torch.nn.functional, []
     for n_k in n_ks:
-        for dtype in (np.float32, np.float16):
-            q = rng.standard_normal((1, 8, 1, D), dtype=np.float32).astype(dtype)
-            k, v = (rng.standard_normal((1, 8, n_k, D), dtype=np.float32).astype(dtype) for _ in range(2))
-            tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))
+        for label, heads, kv_heads, dtypes in DECODE_LAYOUTS:
+            gqa = heads != kv_heads
+            for dtype in dtypes:
+                q = rng.standard_normal((1, heads, 1, D), dtype=np.float32).astype(dtype)
+                k, v = (rng.standard_normal((1, kv_heads, n_k, D), dtype=np.float32).astype(dtype) for _ in range(2))
+                tq, tk, tv = (torch.from_numpy(x) for x in (q, k, v))
 
-            def run_torch(tq=tq, tk=tk, tv=tv):
-                with torch.inference_mode():
-                    return functional.scaled_dot_product_attention(tq, tk, tv)
+                def run_torch(tq=tq, tk=tk, tv=tv, gqa=gqa):
+                    with torch.inference_mode():
+                        return functional.scaled_dot_product_attention(tq, tk, tv, enable_gqa=gqa)
 
-            functions = {"qkv_output": lambda q=q, k=k, v=v: attention_output(q, k, v), "torch": run_torch}
-            np.testing.assert_allclose(functions["qkv_output"]().astype(np.float64), run_torch().numpy().astype(np.float64),
-                                       rtol=1e-3, atol=2e-3 if dtype == np.float16 else 1e-5, err_msg=f"decode n_k={n_k}")
-            calls = {name: calibrate(f, timing) for name, f in functions.items()}
-            samples: dict[str, list[float]] = {name: [] for name in functions}
-            names = list(functions)
-            for repeat in range(repeats):
-                for name in names[repeat % len(names):] + names[:repeat % len(names)]:  # a rotating order
-                    samples[name].append(sample(functions[name], calls[name], timing)[1])
-            inputs = attention_inputs(q, k, v, mask=None, scale=None, is_causal=False, enable_gqa=False)
-            choice = int(torch._fused_sdp_choice(tq, tk, tv))
-            rows.append({"layout": "decode (1, 8, 1, d)", "shape_q": list(q.shape), "shape_kv": list(k.shape), "n_k": n_k,
-                         "dtype": np.dtype(dtype).name, "key_blocks": key_blocks_apply(inputs),
-                         "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
-                         **{f"{name}_calls_per_sample": count for name, count in calls.items()},
-                         **{f"{name}_median_s": median(times) for name, times in samples.items()},
-                         **{f"{name}_samples_s": times for name, times in samples.items()},
-                         "qkv_output_over_torch": median(samples["qkv_output"]) / median(samples["torch"])})
+                functions = {"qkv_output": lambda q=q, k=k, v=v, gqa=gqa: attention_output(q, k, v, enable_gqa=gqa),
+                             "torch": run_torch}
+                np.testing.assert_allclose(functions["qkv_output"]().astype(np.float64),
+                                           run_torch().numpy().astype(np.float64), rtol=1e-3,
+                                           atol=2e-3 if dtype == np.float16 else 1e-5, err_msg=f"{label} n_k={n_k}")
+                calls = {name: calibrate(f, timing) for name, f in functions.items()}
+                samples: dict[str, list[float]] = {name: [] for name in functions}
+                names = list(functions)
+                for repeat in range(repeats):
+                    for name in names[repeat % len(names):] + names[:repeat % len(names)]:  # a rotating order
+                        samples[name].append(sample(functions[name], calls[name], timing)[1])
+                inputs = attention_inputs(q, k, v, mask=None, scale=None, is_causal=False, enable_gqa=gqa)
+                choice = int(torch._fused_sdp_choice(tq, tk, tv, enable_gqa=gqa))
+                rows.append({"layout": label, "shape_q": list(q.shape), "shape_kv": list(k.shape), "n_k": n_k,
+                             "dtype": np.dtype(dtype).name, "enable_gqa": gqa, "decode_path": decode_applies(inputs),
+                             "torch_kernel": TORCH_KERNELS.get(choice, str(choice)), "torch_sdp_choice": choice,
+                             **{f"{name}_calls_per_sample": count for name, count in calls.items()},
+                             **{f"{name}_median_s": median(times) for name, times in samples.items()},
+                             **{f"{name}_samples_s": times for name, times in samples.items()},
+                             "qkv_output_over_torch": median(samples["qkv_output"]) / median(samples["torch"])})
         print(f"  decode at n_k = {n_k:,} done", flush=True)
     return rows
 
 
 def decode_report(rows: list[dict], n_ks: list[int]) -> dict:
-    """Print the decode table; the decode target."""
-    print("\ndecode, one query against n_k cached keys, (1, 8, 1, 64): qkv.attention_output / PyTorch "
-          "(PyTorch's kernel in brackets):")
-    cells = {(r["dtype"], r["n_k"]): f"{r['qkv_output_over_torch']:.2f}× ({r['torch_kernel'].split()[0]})" for r in rows}
-    print(table(["dtype", *(f"n_k = {n:,}" for n in n_ks)],
-                [[dtype, *(cells[dtype, n] for n in n_ks)] for dtype in ("float32", "float16")]))
-    ratios = {f"{r['dtype']} n_k={r['n_k']}": r["qkv_output_over_torch"] for r in rows}
+    """Print the decode table; the decode target (the MHA layout, float32 and float16)."""
+    print("\ndecode, one query against n_k cached keys: qkv.attention_output / PyTorch (PyTorch's kernel in brackets):")
+    cells = {(r["layout"], r["dtype"], r["n_k"]): f"{r['qkv_output_over_torch']:.2f}× ({r['torch_kernel'].split()[0]})"
+             for r in rows}
+    keys = list(dict.fromkeys((r["layout"], r["dtype"]) for r in rows))
+    print(table(["layout", "dtype", *(f"n_k = {n:,}" for n in n_ks)],
+                [[layout, dtype, *(cells[layout, dtype, n] for n in n_ks)] for layout, dtype in keys]))
+    mha = DECODE_LAYOUTS[0][0]
+    ratios = {f"{r['dtype']} n_k={r['n_k']}": r["qkv_output_over_torch"] for r in rows if r["layout"] == mha}
     target = {"description": f"qkv.attention_output within {DECODE_RATIO}× of PyTorch's fused kernel at decode, (1, 8, 1, 64) "
                              f"against n_k = {n_ks[0]:,} … {n_ks[-1]:,} keys, float32 and float16",
               "limit": DECODE_RATIO, "ratios": ratios, "worst": max(ratios.values())}
@@ -524,7 +539,8 @@ def main(argv: list[str] | None = None) -> int:
                     "note": "torch_kernel from torch._fused_sdp_choice (0 = math, 1 = flash attention); batch-heavy = "
                             "(4, 32·(512/n)², n, d)"},
         "decode": {"n_ks": decode_n_ks, "repeats": decode_repeats, "results": decode_rows,
-                   "note": "one query (1, 8, 1, d) against (1, 8, n_k, d) keys and values, qkv.attention_output"},
+                   "note": "one query (1, h, 1, d) against (1, h_kv, n_k, d) keys and values, qkv.attention_output "
+                           "(its decode path, one thread)"},
         "tiled_default_block_size": DEFAULT_BLOCK_SIZE,
         "block_size_sweep": {"ns": sweep_ns, "block_sizes": sweep_sizes, "results": sweep,
                              "fastest": {str(n): size for n, size in best_sizes.items()},

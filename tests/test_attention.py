@@ -203,6 +203,31 @@ def test_grouped_query_attention_shares_each_kv_head_among_a_group_of_query_head
         scaled_dot_product_attention(q[0, 0], k[0, 0], v[0, 0], enable_gqa=True)
 
 
+def traced_peak(call) -> int:  # type: ignore[no-untyped-def]
+    """Peak bytes numpy allocated while `call()` ran (the inputs were made before)."""
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("n_q", [1, 16, 200])  # the decode path, its largest, and the key blocks
+def test_grouped_query_attention_copies_no_k_or_v(n_q: int) -> None:
+    """Each K/V head is read by its group of query heads where it lies: no (…, heads, n_k, d) copy of k or v is
+    made (4 times k, 32 MiB), only arrays the size of the queries, the output and the scores (at decode every
+    head's n_q·n_k of them, 4 MiB at n_q = 16; else a block's worth)."""
+    q = RNG.normal(size=(1, 8, n_q, 128)).astype(np.float32)  # 8 query heads
+    k, v = (RNG.normal(size=(1, 2, 8192, 128)).astype(np.float32) for _ in range(2))  # 2 K/V heads: 8 MiB each
+    attention_output(q[..., :1, :], k[..., :4, :], v[..., :4, :], enable_gqa=True)  # first calls: caches of their own
+    grouped = traced_peak(lambda: attention_output(q, k, v, enable_gqa=True))
+    assert grouped < k.nbytes * 3 / 4, f"peak {grouped / 2**20:.2f} MiB beside k's {k.nbytes / 2**20:.0f} MiB"
+    repeated = [np.repeat(x, 4, axis=1) for x in (k, v)]  # what PyTorch's math path and qkv before did
+    np.testing.assert_allclose(attention_output(q, k, v, enable_gqa=True), attention_output(q, *repeated), rtol=0,
+                               atol=2e-6)
+
+
 # ---- float16: computed in float32, returned in float16 ---------------------------------------------
 
 

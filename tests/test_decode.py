@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from qkv import attention_output, plain_attention
-from qkv._decode import DECODE_ROWS, FLOAT16_BLOCK, applies, decode_output
+from qkv._decode import DECODE_ROWS, FLOAT16_BLOCK, _group_as_rows, applies, decode_output
 from qkv._inputs import unchecked_inputs
 
 RNG = np.random.default_rng(37)
@@ -155,3 +155,17 @@ def test_values_near_the_maximum() -> None:
     v = np.full_like(v, np.finfo(np.float32).max * 0.9)
     assert decode_output(unchecked(q, k, v)) is None
     np.testing.assert_allclose(attention_output(q, k, v), v[..., :1, :], rtol=1e-6)
+
+
+def test_grouped_query_decode_stacks_a_groups_queries_as_rows() -> None:
+    q = RNG.standard_normal((2, 8, 3, 4))  # 8 query heads, 3 rows each
+    k, v = RNG.standard_normal((2, 2, 60, 4)), RNG.standard_normal((2, 2, 60, 5))  # 2 K/V heads: groups of 4
+    mask = RNG.random((2, 8, 3, 60)) < 0.5
+    mask[..., 0] = True
+    inputs = unchecked(q, k, v, mask=mask, enable_gqa=True)
+    rows, mask_rows = _group_as_rows(inputs.q, inputs.mask)
+    assert rows.shape == (2, 2, 1, 12, 4) and mask_rows is not None and mask_rows.shape == (2, 2, 1, 12, 60)
+    np.testing.assert_array_equal(rows[1, 1, 0, 3:6], q[1, 5])  # group 1, its second head's rows
+    np.testing.assert_array_equal(mask_rows[1, 1, 0, 3:6], mask[1, 5])
+    expected = plain_attention(q, k, v, mask=mask, enable_gqa=True).output
+    np.testing.assert_allclose(attention_output(q, k, v, mask=mask, enable_gqa=True), expected, rtol=0, atol=1e-13)

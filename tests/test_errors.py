@@ -19,6 +19,7 @@ from qkv import (
     softmax,
     tiled_attention,
 )
+from qkv._checks import check_computed_finite
 from qkv.analysis import (
     asymmetry,
     dot_product_variance,
@@ -425,3 +426,17 @@ def test_torch_tensors_that_numpy_cannot_read_are_type_errors() -> None:
         scaled_dot_product_attention(torch.ones(2, 2, requires_grad=True), np.ones((2, 2)), np.ones((2, 2)))
     with pytest.raises(TypeError, match=r"^k is bfloat16, which qkv does not support"):
         scaled_dot_product_attention(np.ones((2, 2)), torch.ones(2, 2, dtype=torch.bfloat16), np.ones((2, 2)))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("where", [0, 2**16 - 1, 2**16, 3 * 2**16 + 5])  # the first, last and next piece, and the last
+def test_a_computed_inf_or_nan_is_found_in_any_piece(dtype, where: int) -> None:
+    array = np.ones(3 * 2**16 + 6, dtype)
+    check_computed_finite(array, "weights·v")  # finite: nothing to say
+    for bad in (np.inf, np.nan):
+        array[where] = bad
+        with pytest.raises(ValueError, match="weights·v overflowed to inf/NaN"):
+            check_computed_finite(array, "weights·v")
+        with pytest.raises(ValueError, match="weights·v overflowed to inf/NaN"):
+            check_computed_finite(array[::-1], "weights·v")  # strided: looked at whole
+        array[where] = 1

@@ -1,13 +1,17 @@
-"""The float16 conversions behind qkv's float16 attention agree with numpy's own casts, bit for bit."""
+"""The float16 conversions behind qkv's float16 attention agree with numpy's own casts, bit for bit; float16
+attention widens a block at a time, never a whole input."""
 
 from __future__ import annotations
+
+import tracemalloc
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from qkv import scaled_dot_product_attention
+from qkv import attention_output, scaled_dot_product_attention, tiled_attention
 from qkv._checks import check_finite
-from qkv._float16 import float16_to_float32, weights_to_float16
+from qkv._float16 import float16_to_float32, in_work_dtype, weights_to_float16
 
 RNG = np.random.default_rng(16)
 
@@ -72,3 +76,48 @@ def test_float16_attention_equals_float32_attention_rounded() -> None:
     assert half.weights.dtype == half.output.dtype == np.float16
     assert np.array_equal(half.weights, single.weights.astype(np.float16))
     assert np.array_equal(half.output, single.output.astype(np.float16))
+
+
+def test_widening_into_a_buffer_is_the_same_widening() -> None:
+    every = every_finite_float16()
+    buffer = np.empty(every.size + 5, np.float32)
+    widened = in_work_dtype(every.reshape(-1, 64)[:, ::2], buffer)  # a strided block, the front of a longer buffer
+    assert np.shares_memory(widened, buffer)
+    assert np.array_equal(widened.view(np.uint32), every.reshape(-1, 64)[:, ::2].astype(np.float32).view(np.uint32))
+
+
+def traced_peak(call: Callable[[], object]) -> int:
+    call()  # first calls allocate caches of their own (the thread pool, numpy's)
+    tracemalloc.start()
+    try:
+        call()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+BLOCK_BUFFERS = 4 * 2**20  # the blocks' scores, queries and partial outputs of two threads, at most
+
+
+@pytest.mark.parametrize(("name", "shape", "attention"), [
+    ("key blocks", (1, 8, 4096, 64), lambda q, k, v: attention_output(q, k, v)),
+    # scores past ±30: the row-maximum path
+    ("row maximum", (1, 8, 4096, 64), lambda q, k, v: attention_output(q, k, v, scale=1.0)),
+    ("tiled", (1, 4, 1024, 64), lambda q, k, v: tiled_attention(q, k, v, block_size=128)),
+])
+def test_float16_needs_no_whole_float32_copy_of_an_input(name: str, shape: tuple[int, ...],
+                                                         attention: Callable[..., np.ndarray]) -> None:
+    """q, k and v are widened a block at a time (a head at a time for k and v on the row-maximum path, in each
+    of two threads), and each block's output rounded when it is done: float16 takes no more memory than float32,
+    beside those heads; and it computes what float32 computes from the widened inputs, rounded once. Widened whole,
+    float16 took 38.5 MiB of traced peak on the key-block path at (1, 8, 4096, 64), float32 10.6 MiB."""
+    q32, k32, v32 = (RNG.standard_normal(shape, dtype=np.float32) for _ in range(3))
+    q16, k16, v16 = (x.astype(np.float16) for x in (q32, k32, v32))
+    heads = 2 * 2 * shape[-2] * shape[-1] * 4 if name == "row maximum" else 0  # two threads' widened k and v heads
+    half, single = traced_peak(lambda: attention(q16, k16, v16)), traced_peak(lambda: attention(q32, k32, v32))
+    assert half <= single + heads, f"{name}: float16 {half / 2**20:.2f} MiB, float32 {single / 2**20:.2f} MiB"
+    if name != "tiled":  # (its tiles, not its inputs, set tiled attention's memory at this size)
+        output = q16.nbytes  # float16, as q
+        assert half < output + heads + BLOCK_BUFFERS, f"{name}: {half / 2**20:.2f} MiB beside the output's {output / 2**20:.0f} MiB"
+    widened = attention(*(x.astype(np.float32) for x in (q16, k16, v16)))  # the same blocks, in the same order
+    np.testing.assert_array_equal(attention(q16, k16, v16), widened.astype(np.float16))

@@ -122,14 +122,48 @@ def test_is_causal_matches_torch_also_when_n_q_and_n_k_differ(dtype: str, n_q: i
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize(("heads", "kv_heads"), [(8, 2), (8, 1), (4, 4)])
-def test_enable_gqa_matches_torch(dtype: str, heads: int, kv_heads: int) -> None:
-    rng = np.random.default_rng(heads * 10 + kv_heads)
-    q = rng.normal(size=(2, heads, 7, 16)).astype(dtype)
+@pytest.mark.parametrize("n_q", [1, 7, 40])  # 1 and 7 take attention_output's decode path, 40 its key blocks
+def test_enable_gqa_matches_torch(dtype: str, heads: int, kv_heads: int, n_q: int) -> None:
+    rng = np.random.default_rng(heads * 10 + kv_heads + n_q)
+    q = rng.normal(size=(2, heads, n_q, 16)).astype(dtype)
     k, v = (rng.normal(size=(2, kv_heads, 9, 16)).astype(dtype) for _ in range(2))
     expected = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q, k, v)), enable_gqa=True)
     assert_close(scaled_dot_product_attention(q, k, v, enable_gqa=True).output, expected, dtype)
     assert_close(attention_output(q, k, v, enable_gqa=True), expected, dtype)
     assert_close(tiled_attention(q, k, v, enable_gqa=True, block_size=4), expected, dtype)
+
+
+# Masks of grouped-query attention: one key row for all, per query row, per head, per batch and head and row.
+GQA_MASKS = [(300,), (3, 300), (8, 1, 300), (2, 8, 3, 300)]
+
+
+@pytest.mark.parametrize("mask_shape", GQA_MASKS)
+@pytest.mark.parametrize("is_causal", [False, True])
+def test_enable_gqa_with_a_mask_or_causal_matches_torch(mask_shape: tuple[int, ...], is_causal: bool) -> None:
+    rng = np.random.default_rng(len(mask_shape))
+    q = rng.normal(size=(2, 8, 3, 16))  # 3 query rows: the decode path, the group's rows stacked
+    k, v = rng.normal(size=(2, 2, 300, 16)), rng.normal(size=(2, 2, 300, 8))
+    mask = None if is_causal else rng.random(mask_shape) < 0.4
+    if mask is not None:
+        mask[..., 0] = True  # every row keeps a key
+    tensors = [torch.from_numpy(a) for a in (q, k, v)]
+    attn_mask = None if mask is None else torch.from_numpy(np.atleast_2d(mask))  # PyTorch takes no 1-D mask
+    expected = torch.nn.functional.scaled_dot_product_attention(*tensors, attn_mask=attn_mask, is_causal=is_causal,
+                                                                enable_gqa=True)
+    options = {"mask": mask, "is_causal": is_causal, "enable_gqa": True}
+    assert_close(scaled_dot_product_attention(q, k, v, **options).output, expected, "float64")
+    assert_close(attention_output(q, k, v, **options), expected, "float64")
+    assert_close(tiled_attention(q, k, v, block_size=64, **options), expected, "float64")
+
+
+def test_enable_gqa_float16_decode_matches_torch() -> None:
+    rng = np.random.default_rng(816)
+    q = rng.normal(size=(1, 32, 1, 64)).astype(np.float16)  # Mistral-7B's heads: 32 query heads, 8 K/V heads
+    k, v = (rng.normal(size=(1, 8, 2000, 64)).astype(np.float16) for _ in range(2))
+    expected = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (q, k, v)), enable_gqa=True)
+    ours = attention_output(q, k, v, enable_gqa=True)
+    assert ours.dtype == np.float16
+    np.testing.assert_allclose(ours.astype(np.float64), expected.double().numpy(), rtol=0, atol=5e-4)
 
 
 def test_float16_is_at_least_as_accurate_as_torch_float16() -> None:

@@ -12,7 +12,7 @@ from kernel_support import array_sizes, score_products
 
 import qkv._output_blocks
 from qkv import attention_output, plain_attention
-from qkv._inputs import attention_inputs
+from qkv._inputs import attention_inputs, ungroup_heads
 from qkv._kernel import attention_kernel
 from qkv._magnitudes import PIECE
 from qkv._output_blocks import CAUSAL_ROWS, KEYS, ROWS, SCORE_BOUND, applies, output_in_key_blocks, score_bound
@@ -47,8 +47,8 @@ def test_the_key_blocks_give_the_row_maximums_output(dtype, q_shape, k_shape, v_
     assert applies(inputs), f"scores within ±{score_bound(inputs.q, inputs.k, inputs.scale):.1f}"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        blocks = output_in_key_blocks(inputs)
-    row_maximum, _ = attention_kernel(inputs, keep_weights=False)
+        blocks = ungroup_heads(output_in_key_blocks(inputs), inputs)  # grouped-query attention: heads one axis again
+    row_maximum = ungroup_heads(attention_kernel(inputs, keep_weights=False)[0], inputs)
     plain = plain_attention(q, k, v, **options).output
     assert blocks.dtype == row_maximum.dtype == plain.dtype == dtype and blocks.shape == plain.shape
     np.testing.assert_allclose(blocks.astype(float), row_maximum.astype(float), rtol=0, atol=TOLERANCE[dtype])

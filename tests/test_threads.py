@@ -17,19 +17,35 @@ needs_openblas = pytest.mark.skipif(threads._openblas is None or threads._cores(
                                     reason="numpy's OpenBLAS symbol or a second core is missing")
 
 
-def _recording(monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], list[int]]:
-    """Record which threads run the blocks and OpenBLAS's thread count while they run."""
+def _recording(monkeypatch: pytest.MonkeyPatch, wait_for_pool: bool = True) -> tuple[set[str], list[int]]:
+    """Record which threads run the blocks and OpenBLAS's thread count while they run. On two threads the caller
+    takes its first block only once the pool's thread has begun (else, on a busy machine, it may run every block
+    and cancel the pool's share), so that both threads are seen; ``wait_for_pool=False``: it does not wait."""
     names: set[str] = set()
     counts: list[int] = []
-    real = threads._take_tasks
+    real, real_two = threads._take_tasks, threads._on_two_threads
+    pool_began, on_two = threading.Event(), threading.Event()
 
     def take_tasks(tasks, numbers, run):  # type: ignore[no-untyped-def]
         names.add(threading.current_thread().name)
         if threads._openblas is not None:
             counts.append(threads._openblas[1]())
+        if threading.current_thread() is not threading.main_thread():
+            pool_began.set()
+        elif wait_for_pool and on_two.is_set():
+            assert pool_began.wait(timeout=60), "the pool's thread did not begin within 60 s"
         real(tasks, numbers, run)
 
+    def on_two_threads(tasks, run):  # type: ignore[no-untyped-def]
+        on_two.set()
+        try:
+            real_two(tasks, run)
+        finally:
+            on_two.clear()
+            pool_began.clear()
+
     monkeypatch.setattr(threads, "_take_tasks", take_tasks)
+    monkeypatch.setattr(threads, "_on_two_threads", on_two_threads)
     return names, counts
 
 
@@ -116,3 +132,25 @@ def test_the_openblas_reach_resolves_on_the_installed_numpy() -> None:
     reach = threads.OPENBLAS_REACH
     assert threads._openblas is not None, (f"numpy {np.__version__} has no {reach['symbols']} in {reach['library']}; "
                                            f"the reach was written for numpy {reach['written_for']}")
+
+
+@needs_openblas
+def test_a_pool_thread_that_has_not_begun_is_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a busy machine the pool's thread may get a core only after the caller has run every block: then the
+    call returns at once, its share cancelled, the thread count put back."""
+    monkeypatch.setattr(threads, "MIN_SCORES", 0)
+    q, k, v = (RNG.standard_normal((1, 4, 600, 16)) for _ in range(3))
+    scaled_dot_product_attention(q, k, v)  # the pool exists
+    assert threads._pool is not None
+    release = threading.Event()
+    busy = threads._pool.submit(release.wait, 60)  # the pool's one thread is taken: qkv's share stays queued
+    names, counts = _recording(monkeypatch, wait_for_pool=False)
+    try:
+        before = threads._openblas[1]()
+        fast = scaled_dot_product_attention(q, k, v)
+        assert not busy.done() and names == {threading.current_thread().name} and counts == [1]
+        assert threads._openblas[1]() == before
+    finally:
+        release.set()
+    np.testing.assert_allclose(fast.output, plain_attention(q, k, v).output, rtol=0, atol=1e-12)
+    assert busy.result(timeout=60) is True

@@ -90,11 +90,20 @@ def broadcast_batch_shape(**named: np.ndarray) -> tuple[int, ...]:
     batches = {array.shape[:-2] for array in named.values()}
     if len(batches) == 1:  # all the same (the common case): nothing to broadcast
         return batches.pop()
+    return broadcast_batches({name: array.shape[:-2] for name, array in named.items()},
+                             {name: array.shape for name, array in named.items()})
+
+
+def broadcast_batches(batches: dict[str, tuple[int, ...]], shapes: dict[str, tuple[int, ...]]) -> tuple[int, ...]:
+    """The broadcast of named batch shapes; when they do not broadcast, an error naming the arrays' `shapes`."""
+    distinct = set(batches.values())
+    if len(distinct) == 1:  # all the same (the common case): nothing to broadcast
+        return distinct.pop()
     try:
-        return np.broadcast_shapes(*batches)
+        return np.broadcast_shapes(*distinct)
     except ValueError:
-        shapes = ", ".join(f"{name}.shape={array.shape}" for name, array in named.items())
-        raise ValueError(f"the leading (batch) dimensions do not broadcast: {shapes}") from None
+        shown = ", ".join(f"{name}.shape={shape}" for name, shape in shapes.items())
+        raise ValueError(f"the leading (batch) dimensions do not broadcast: {shown}") from None
 
 
 def check_same_d_k(q: np.ndarray, k: np.ndarray, q_name: str = "q", k_name: str = "k") -> None:
@@ -154,10 +163,20 @@ def check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
+_PIECE = 1 << 16  # numbers checked at a time: the check's temporaries stay this small whatever the array's size
+
+
 def check_computed_finite(array: np.ndarray, what: str) -> None:
-    """Finite inputs can still overflow (e.g. float32 above 3.4e38); fail loudly instead of returning inf/NaN."""
+    """Finite inputs can still overflow (e.g. float32 above 3.4e38); fail loudly instead of returning inf/NaN.
+    A contiguous array is looked at a piece at a time."""
     half = array.dtype == np.float16  # numpy's isfinite is slow on float16
-    if float16_is_inf_or_nan(array).any() if half else not np.isfinite(array).all():
-        raise ValueError(
-            f"{what} overflowed to inf/NaN in {array.dtype}; the inputs are too large for this dtype"
-        )
+    if array.flags.c_contiguous:
+        flat = array.reshape(-1)  # a view
+        pieces: Iterable[np.ndarray] = (flat[start:start + _PIECE] for start in range(0, flat.size, _PIECE))
+    else:
+        pieces = (array,)  # a strided array whole
+    for piece in pieces:
+        if float16_is_inf_or_nan(piece).any() if half else not np.isfinite(piece).all():
+            raise ValueError(
+                f"{what} overflowed to inf/NaN in {array.dtype}; the inputs are too large for this dtype"
+            )

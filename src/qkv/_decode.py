@@ -18,11 +18,22 @@ softmax subtracts each row's maximum (its n_k scores are few), and the checks co
 Where anything is not finite (a NaN or inf in the inputs, scores or sums that overflowed), `decode_output`
 returns None, and `attention_output` takes the checked path: that names the NaN or inf, refuses the overflow,
 or computes what overflowed here (v near the dtype's maximum is shrunk there first).
+
+With grouped-query attention the queries of a group are stacked as the rows of one product with their K/V
+head, so each K/V head is read once, not once per query head.
+
+Everything runs in the calling thread, OpenBLAS on one thread. Cutting the heads in two halves for two Python
+threads (qkv/_threads.py) was measured side by side at (1, 8, 1, 64) on the 2-core machine, idle: the best of
+21 samples took 1.42× one thread's time at n_k = 1,024, 1.18× at 4,096, 1.01× and 1.03× at 8,192 and 16,384,
+0.89× at 32,768 (medians 1.59×, 1.26×, 1.08×, 0.97×, 1.01×); on the machine under load, 0.70× and 1.17× at
+32,768 in two runs and worse below. Waking the other thread costs more than half of a small call, and at large
+n_k one thread already takes about what memory gives.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,6 +43,16 @@ from qkv._threads import one_blas_thread
 
 DECODE_ROWS = 16  # query rows at most: the scores, n_q·n_k, stay small beside k and v, d·n_k each
 FLOAT16_BLOCK = 1 << 19  # float16: numbers of k or v widened at a time, over every head (2 MiB of float32)
+
+
+class _Part(NamedTuple):
+    """What the two products of a call take: the scaled queries, k, v, the mask, and the output they write."""
+
+    queries: np.ndarray  # (..., n_q, d_k) in the work dtype, scaled
+    k: np.ndarray  # (..., n_k, d_k)
+    v: np.ndarray  # (..., n_k, d_v)
+    mask: np.ndarray | None  # (..., n_q or 1, n_k)
+    output: np.ndarray  # (..., n_q, d_v) in the work dtype: written
 
 
 def applies(inputs: AttentionInputs) -> bool:
@@ -48,29 +69,64 @@ def applies(inputs: AttentionInputs) -> bool:
 def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
     """softmax(q·kᵀ·scale)·v of unchecked inputs, shape (..., n_q, d_v) in inputs.dtype, finite; None where anything
     (inputs, scores, output) is not."""
-    # OpenBLAS on one thread: a product of one row is limited by memory, not arithmetic, and its second thread
-    # cost up to 13× the time where the other core was busy (n_k = 32,768); anything not finite: None, below
-    with one_blas_thread(), np.errstate(over="ignore", under="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # anything not finite: None, below
         queries = inputs.q.astype(inputs.work_dtype)  # (..., n_q, d_k): a few rows, checked whole
         if not np.isfinite(queries).all():
             return None
         if inputs.scale <= 1:  # a scale > 1 goes on the scores: q·scale may overflow where q·kᵀ·scale does not
             queries *= inputs.scale
-        scores = _scores(queries, inputs)  # (..., n_q, n_k)
+    batch, mask = inputs.batch_shape, inputs.mask
+    if inputs.kv_group > 1:  # grouped-query attention: a group's queries are rows of one product with its K/V head
+        queries, mask = _group_as_rows(queries, mask)
+        batch = batch[:-1] + (1,)
+    output = np.empty(batch + (queries.shape[-2], inputs.v.shape[-1]), inputs.work_dtype)
+    # OpenBLAS on one thread: a product of a few rows is limited by memory, not arithmetic, and its second thread
+    # cost up to 13× the time where the other core was busy (n_k = 32,768)
+    with one_blas_thread():
+        finite = _part_output(_Part(queries, inputs.k, inputs.v, mask, output), inputs)
+    if not finite:
+        return None
+    if inputs.kv_group > 1:  # (..., kv_heads, 1, group·n_q, d_v) -> (..., kv_heads, group, n_q, d_v)
+        output = output.reshape(inputs.batch_shape + (inputs.n_q, output.shape[-1]))
+    if inputs.dtype == inputs.work_dtype:
+        return output  # its parts checked it
+    with np.errstate(over="ignore", under="ignore"):
+        result = output.astype(inputs.dtype)  # float16: a tiny output rounds to a subnormal or 0, as the dtype rounds
+    return result if np.isfinite(result).all() else None
+
+
+def _group_as_rows(queries: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Grouped queries (..., kv_heads, group, n_q, d_k) with a group's rows one after another,
+    (..., kv_heads, 1, group·n_q, d_k) (a view of their copy); the mask to match.
+
+    A mask (..., kv_heads or 1, group or 1, n_q or 1, n_k) that is the same for every row of a group stays as it
+    is and broadcasts over the rows; one that differs is spread to every row and copied (booleans, group·n_q·n_k
+    per K/V head: few beside k)."""
+    *_, group, n_q, d_k = queries.shape
+    rows = queries.reshape(queries.shape[:-3] + (1, group * n_q, d_k))
+    if mask is None:
+        return rows, None
+    mask = mask.reshape((1,) * max(0, 4 - mask.ndim) + mask.shape)  # (..., kv_heads or 1, group or 1, n_q or 1, n_k)
+    if mask.shape[-3] == mask.shape[-2] == 1:
+        return rows, mask
+    spread = np.broadcast_to(mask, mask.shape[:-3] + (group, n_q, mask.shape[-1]))
+    return rows, spread.reshape(mask.shape[:-3] + (1, group * n_q, mask.shape[-1]))
+
+
+def _part_output(part: _Part, inputs: AttentionInputs) -> bool:
+    """Writes part.output (in the work dtype); whether everything the products saw was finite."""
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        scores = _scores(part, inputs)  # (..., n_q, n_k)
         if scores is None:
-            return None
-        sums = _exp_rows(scores, inputs.mask)  # (..., n_q, 1); the scores become exp(score - row maximum)
-        output = _weighted_values(scores, inputs)  # (..., n_q, d_v)
-        if output is None:
-            return None
-        output *= 1.0 / sums  # NaN in every row whose maximum was NaN or inf
-        output = output.astype(inputs.dtype, copy=False)
-        if not np.isfinite(output).all() or not _unseen_finite(queries, scores, inputs):
-            return None
-        return output
+            return False
+        sums = _exp_rows(scores, part.mask)  # (..., n_q, 1); the scores become exp(score - row maximum)
+        if not _weighted_values(scores, part, inputs):
+            return False
+        part.output[...] *= 1.0 / sums  # NaN in every row whose maximum was NaN or inf
+        return bool(np.isfinite(part.output).all()) and _unseen_finite(part, scores, inputs)
 
 
-def _unseen_finite(queries: np.ndarray, weights: np.ndarray, inputs: AttentionInputs) -> bool:
+def _unseen_finite(part: _Part, weights: np.ndarray, inputs: AttentionInputs) -> bool:
     """Whether k and v are finite where the finite row maxima and output need not have shown it.
 
     A NaN or inf in k makes a row's maximum NaN or inf, or (-inf) a weight of 0, unless the query entry
@@ -80,22 +136,22 @@ def _unseen_finite(queries: np.ndarray, weights: np.ndarray, inputs: AttentionIn
     if inputs.dtype == np.float16:
         return True
     every_weight = bool(weights.all())  # else a masked key, an exp that underflowed, or a score of -inf
-    k_shown = every_weight and bool(queries.all())
-    return (k_shown or bool(np.isfinite(inputs.k).all())) and (every_weight or bool(np.isfinite(inputs.v).all()))
+    k_shown = every_weight and bool(part.queries.all())
+    return (k_shown or bool(np.isfinite(part.k).all())) and (every_weight or bool(np.isfinite(part.v).all()))
 
 
-def _scores(queries: np.ndarray, inputs: AttentionInputs) -> np.ndarray | None:
+def _scores(part: _Part, inputs: AttentionInputs) -> np.ndarray | None:
     """q·kᵀ·scale (..., n_q, n_k) in the work dtype; None for a float16 k holding inf or NaN."""
     scores: np.ndarray
     if inputs.dtype != np.float16:
-        scores = queries @ np.swapaxes(inputs.k, -1, -2)  # (..., n_q, d_k) @ (..., d_k, n_k)
+        scores = part.queries @ np.swapaxes(part.k, -1, -2)  # (..., n_q, d_k) @ (..., d_k, n_k)
     else:
-        batch = np.broadcast_shapes(queries.shape[:-2], inputs.k.shape[:-2])
-        scores = np.empty(batch + (inputs.n_q, inputs.n_k), inputs.work_dtype)
-        for c0, block in _widened_blocks(inputs.k):  # (..., keys, d_k) in float32
+        batch = np.broadcast_shapes(part.queries.shape[:-2], part.k.shape[:-2])
+        scores = np.empty(batch + (part.queries.shape[-2], inputs.n_k), inputs.work_dtype)
+        for c0, block in _widened_blocks(part.k):  # (..., keys, d_k) in float32
             if block is None:
                 return None
-            np.matmul(queries, np.swapaxes(block, -1, -2), out=scores[..., c0:c0 + block.shape[-2]])
+            np.matmul(part.queries, np.swapaxes(block, -1, -2), out=scores[..., c0:c0 + block.shape[-2]])
     if inputs.scale > 1:
         scores *= inputs.scale
     return scores
@@ -112,18 +168,20 @@ def _exp_rows(scores: np.ndarray, mask: np.ndarray | None) -> np.ndarray:
     return sums
 
 
-def _weighted_values(weights: np.ndarray, inputs: AttentionInputs) -> np.ndarray | None:
-    """weights·v (..., n_q, d_v) in the work dtype; None for a float16 v holding inf or NaN."""
+def _weighted_values(weights: np.ndarray, part: _Part, inputs: AttentionInputs) -> bool:
+    """part.output = weights·v (..., n_q, d_v) in the work dtype; False for a float16 v holding inf or NaN."""
     if inputs.dtype != np.float16:
-        output: np.ndarray = weights @ inputs.v  # (..., n_q, n_k) @ (..., n_k, d_v)
-        return output
-    total = None
-    for c0, block in _widened_blocks(inputs.v):  # (..., keys, d_v) in float32
+        np.matmul(weights, part.v, out=part.output)  # (..., n_q, n_k) @ (..., n_k, d_v)
+        return True
+    for c0, block in _widened_blocks(part.v):  # (..., keys, d_v) in float32
         if block is None:
-            return None
-        part = weights[..., c0:c0 + block.shape[-2]] @ block  # (..., n_q, keys) @ (..., keys, d_v)
-        total = part if total is None else np.add(total, part, out=total)
-    return total
+            return False
+        product = weights[..., c0:c0 + block.shape[-2]] @ block  # (..., n_q, keys) @ (..., keys, d_v)
+        if c0:
+            part.output[...] += product
+        else:
+            part.output[...] = product
+    return True
 
 
 def _widened_blocks(array: np.ndarray) -> Iterator[tuple[int, np.ndarray | None]]:

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from qkv._float16 import weights_to_float16
+from qkv._float16 import float16_to_float32, in_work_dtype, weights_to_float16
 from qkv._inputs import AttentionInputs, restore_v_scale
 from qkv._threads import run_blocks
 from qkv.masks import causal_block_hidden
@@ -56,11 +56,11 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     # float16 with v apart: the weights stay in float32 until they have met v, then are rounded for returning.
     weights_dtype = inputs.work_dtype if v_apart else inputs.dtype
     weights = np.empty(weights_batch + (n_q, n_k), dtype=weights_dtype) if keep_weights else None  # the only n×n array
-    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.work_dtype)
+    # float16: each block's output rounded once, at its end (with v apart: all of it, after the product with v)
+    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.work_dtype if v_apart else inputs.dtype)
+    widen = inputs.dtype != inputs.work_dtype  # float16: q's rows, and k and v a head at a time, widened to float32
     heads = list(np.ndindex(weights_batch))  # one index per (batch, head) whose weights are computed
-    with np.errstate(under="ignore"):
-        q_scaled = q * inputs.scale if inputs.scale <= 1 else q  # (..., n_q, d_k); a scale > 1 goes on the scores
-    q_heads = np.broadcast_to(q_scaled, weights_batch + q.shape[-2:])
+    q_heads = np.broadcast_to(q, weights_batch + q.shape[-2:])  # (..., n_q, d_k); scaled a block of rows at a time
     k_heads = np.broadcast_to(k, weights_batch + k.shape[-2:])
     v_heads = None if v_apart else np.broadcast_to(v, weights_batch + v.shape[-2:])
     mask = None if inputs.mask is None else np.atleast_2d(inputs.mask)  # a 1-D mask is one row for every query
@@ -68,7 +68,7 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     rows = block_rows(n_q, n_k, inputs.is_causal, keep_weights)
     if keep_weights and inputs.work_dtype != inputs.dtype:  # float16: a float32 buffer and the rounding's temporaries
         rows = max(_MIN_BLOCK_ROWS, rows // 4)  # keep them at a fraction of the float16 weights
-    buffers = threading.local()  # without weights: each thread's scores buffer, reused block after block
+    buffers = threading.local()  # each thread's scaled queries (and scores, without weights), reused block after block
     # Without weights, the division by each row's sum can wait for the output (d_v numbers, not k_end),
     # unless exp·v, whose weights sum to at most n_k, could pass the dtype's maximum first.
     normalise_after = (weights is None and v_heads is not None and v.size > 0
@@ -83,28 +83,49 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
         target = weights[head][r0:r1, :k_end]  # float32/float64: the scores become the weights in place
         return (target if weights.dtype == inputs.work_dtype else np.empty(target.shape, inputs.work_dtype)), target
 
+    def queries(head: tuple[int, ...], r0: int, r1: int) -> np.ndarray:
+        """q's rows r0:r1 of one head in the work dtype, times the scale unless it is > 1, in the thread's buffer."""
+        if getattr(buffers, "queries", None) is None:
+            buffers.queries = np.empty((min(rows, n_q), q.shape[-1]), inputs.work_dtype)
+        rows_q = in_work_dtype(q_heads[head][r0:r1], buffers.queries)
+        if inputs.scale > 1:  # a scale > 1 goes on the scores: q·scale may overflow where q·kᵀ·scale does not
+            return rows_q
+        scaled: np.ndarray = np.multiply(rows_q, inputs.scale, out=buffers.queries[: r1 - r0])
+        return scaled
+
+    def keys_values(head: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray | None]:
+        """k and v of one head in the work dtype: float16 widened into the thread's buffers, kept while its blocks
+        follow one another (the blocks are in order of heads)."""
+        if not widen:
+            return k_heads[head], None if v_heads is None else v_heads[head]
+        if getattr(buffers, "head", None) != head:
+            buffers.k = float16_to_float32(k_heads[head], getattr(buffers, "k", None))
+            buffers.v = None if v_heads is None else float16_to_float32(v_heads[head], getattr(buffers, "v", None))
+            buffers.head = head
+        return buffers.k, buffers.v
+
     def one_block(head: tuple[int, ...], r0: int) -> None:
         r1 = min(r0 + rows, n_q)
         k_end = min(r1, n_k) if inputs.is_causal else n_k  # causal: keys after r1 - 1 are hidden from every row
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # overflow shows as the row maximum
             scores, target = block_scores(head, r0, r1, k_end)
-            np.matmul(q_heads[head][r0:r1], k_heads[head][:k_end].T, out=scores)  # (rows, d_k) @ (d_k, k_end)
+            k_head, v_head = keys_values(head)
+            np.matmul(queries(head, r0, r1), k_head[:k_end].T, out=scores)  # (rows, d_k) @ (d_k, k_end)
             if inputs.scale > 1:  # after the product: q·scale may overflow where q·kᵀ·scale does not
                 scores *= inputs.scale
             rows_mask = None if mask is None else mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
             _hide_masked_keys(scores, inputs, None if rows_mask is None else rows_mask[:, :k_end], r0)
             sums = _exp_rows(scores)  # (rows, 1)
-            if normalise_after and v_heads is not None:  # the output alone: divide its d_v columns, not the block's k_end
-                np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
-                output[head][r0:r1] *= 1.0 / sums
+            if normalise_after and v_head is not None:  # the output alone: divide its d_v columns, not the block's k_end
+                _block_output(scores, v_head[:k_end], output[head][r0:r1], buffers, 1.0 / sums)
                 return
             scores *= 1.0 / sums  # the sum is >= 1: never 0/0; a product is cheaper than a quotient
             if target is not None and scores.dtype != target.dtype:  # float16: rounded once, while the block is in the cache
                 weights_to_float16(scores, target)
             if weights is not None and k_end < n_k:
                 weights[head][r0:r1, k_end:] = 0
-            if v_heads is not None:
-                np.matmul(scores, v_heads[head][:k_end], out=output[head][r0:r1])  # (rows, k_end) @ (k_end, d_v)
+            if v_head is not None:
+                _block_output(scores, v_head[:k_end], output[head][r0:r1], buffers, None)
 
     # Two Python threads, each taking the next block, with OpenBLAS on one thread for the call; one
     # thread as before where that cannot be done (qkv/_threads.py).
@@ -112,9 +133,26 @@ def attention_kernel(inputs: AttentionInputs, keep_weights: bool = True) -> tupl
     run_blocks(blocks, lambda block: one_block(*block), scores=len(heads) * n_q * n_k)
     if v_apart and weights is not None:
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            np.matmul(weights, v, out=output)  # (..., n_q, n_k) @ (..., n_k, d_v)
+            np.matmul(weights, float16_to_float32(v) if widen else v, out=output)  # (..., n_q, n_k) @ (..., n_k, d_v)
         weights = _rounded(weights, inputs.dtype) if returned_weights else None
     return restore_v_scale(output, inputs), weights
+
+
+def _block_output(weights: np.ndarray, v: np.ndarray, out: np.ndarray, buffers: threading.local,
+                  factors: np.ndarray | None) -> None:
+    """out[...] = weights·v (rows, k_end) @ (k_end, d_v), times each row's factor if given; a float16 `out` through
+    a float32 buffer of the thread's, rounded once."""
+    if out.dtype == weights.dtype:
+        np.matmul(weights, v, out=out)
+        if factors is not None:
+            out *= factors
+        return
+    if getattr(buffers, "output", None) is None or buffers.output.shape[0] < out.shape[0]:
+        buffers.output = np.empty(out.shape, weights.dtype)
+    rows = np.matmul(weights, v, out=buffers.output[: out.shape[0]])
+    if factors is not None:
+        rows *= factors
+    out[...] = rows  # float32 -> float16, within v's range
 
 
 def _rounded(weights: np.ndarray, dtype: np.dtype[Any]) -> np.ndarray:

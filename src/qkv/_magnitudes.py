@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from qkv._float16 import float16_to_float32, widen_if_finite
+
 PIECE = 1 << 16  # numbers per piece: 256 KiB of float32, well inside one core's L2 cache
 
 
@@ -32,8 +34,9 @@ class Magnitudes:
 
 
 def magnitudes(array: np.ndarray, smallest: bool = True) -> Magnitudes:
-    """`Magnitudes` of a float array (..., d), read once a piece of whole rows at a time; with ``smallest=False``
-    the smallest nonzero |x| is not looked for (it is NaN), which saves a pass over each piece.
+    """`Magnitudes` of a float array (..., d), read once a piece of whole rows at a time (float16 widened to float32
+    a piece at a time); with ``smallest=False`` the smallest nonzero |x| is not looked for (it is NaN), which saves
+    a pass over each piece.
 
     >>> magnitudes(np.array([[3.0, -4.0], [0.0, 0.5]]))
     Magnitudes(largest=4.0, smallest_nonzero=0.5, longest_row=5.0)
@@ -43,14 +46,26 @@ def magnitudes(array: np.ndarray, smallest: bool = True) -> Magnitudes:
     d = array.shape[-1] if array.ndim else 1
     if array.size == 0 or d == 0:
         return Magnitudes(0.0, math.inf, 0.0)
+    half = array.dtype == np.float16  # each piece widened to float32 first, in a buffer of its own
     if not array.flags.c_contiguous:  # a strided array (a broadcast view, a slice): whole, reduction after reduction
-        return _piece_magnitudes(array, np.empty((1,), array.dtype), smallest)
+        if not half:
+            return _piece_magnitudes(array, np.empty((1,), array.dtype), smallest)
+        array = np.ascontiguousarray(array)  # float16: a contiguous copy (half the size of widening it), in pieces below
     rows = np.reshape(array, (-1, d))  # a view: no copy
     step = max(1, PIECE // d)
-    buffer = np.empty(min(len(rows), step) * d, array.dtype)  # |piece|, reused
+    size = min(len(rows), step) * d
+    work_dtype = np.float32 if half else array.dtype
+    buffer = np.empty(size, work_dtype)  # |piece|, reused
+    widened = np.empty(size, np.float32) if half else buffer
     largest, low, longest = 0.0, math.inf if smallest else math.nan, 0.0
     for start in range(0, len(rows), step):
-        piece = _piece_magnitudes(rows[start:start + step], buffer, smallest)
+        piece_rows = rows[start:start + step]
+        if half:
+            into = widened[: piece_rows.size].reshape(piece_rows.shape)
+            if not widen_if_finite(piece_rows, into):
+                return Magnitudes(math.nan, math.nan, math.nan)  # inf or NaN: check_finite names which, where
+            piece_rows = into
+        piece = _piece_magnitudes(piece_rows, buffer, smallest)
         if not piece.finite:
             return piece
         largest, longest = max(largest, piece.largest), max(longest, piece.longest_row)
@@ -80,6 +95,8 @@ def longest_row(rows: np.ndarray, top: float | None = None) -> float:
     underflow change a sum by less than its rounding. Otherwise the rows are first divided by their
     largest entry.
     """
+    if rows.dtype == np.float16:  # its squares would round to float16 (and pass its maximum from 256 on)
+        rows = float16_to_float32(rows)
     top = max(float(rows.max()), -float(rows.min())) if top is None else top
     if top == 0 or not math.isfinite(top):
         return top

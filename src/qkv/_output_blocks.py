@@ -26,6 +26,7 @@ import threading
 
 import numpy as np
 
+from qkv._float16 import in_work_dtype
 from qkv._inputs import AttentionInputs, restore_v_scale
 from qkv._magnitudes import longest_row
 from qkv._threads import run_blocks
@@ -64,16 +65,18 @@ def applies(inputs: AttentionInputs) -> bool:
 
 
 def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
-    """softmax(q·kᵀ·scale)·v for inputs `applies` accepts, shape (..., n_q, d_v); no n×n array."""
+    """softmax(q·kᵀ·scale)·v for inputs `applies` accepts, shape (..., n_q, d_v); no n×n array. float16 blocks of
+    q, k and v are widened to float32 as they are used, and each block's output rounded to float16 when it is done."""
     q, k, v = inputs.q, inputs.k, inputs.v
-    n_q, n_k, d_v = inputs.n_q, inputs.n_k, v.shape[-1]
+    n_q, n_k, d_k, d_v = inputs.n_q, inputs.n_k, q.shape[-1], v.shape[-1]
     batch = inputs.batch_shape
     q_heads = np.broadcast_to(q, batch + q.shape[-2:])  # (..., n_q, d_k); scaled a block of rows at a time below
     k_heads = np.broadcast_to(k, batch + k.shape[-2:])
     v_heads = np.broadcast_to(v, batch + v.shape[-2:])
     mask = None if inputs.mask is None else np.atleast_2d(inputs.mask)  # a 1-D mask is one row for every query
     mask = None if mask is None else np.broadcast_to(mask, batch + mask.shape[-2:])  # (..., n_q or 1, n_k)
-    output = np.empty(batch + (n_q, d_v), dtype=inputs.work_dtype)
+    output = np.empty(batch + (n_q, d_v), dtype=inputs.dtype)  # float16: each block's float32 sums rounded once, at its end
+    widen = inputs.dtype != inputs.work_dtype
     rows = min(n_q, CAUSAL_ROWS if inputs.is_causal else ROWS)
     # A block of fewer rows takes more keys, up to the same ROWS·KEYS scores: one query (decoding) takes 2¹⁸ keys at
     # once, a few matrix products instead of a Python loop over 512-key blocks.
@@ -83,18 +86,21 @@ def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
     def one_block(head: tuple[int, ...], r0: int) -> None:
         r1 = min(r0 + rows, n_q)
         if getattr(buffers, "scores", None) is None:
-            buffers.queries = np.empty((rows, q.shape[-1]), inputs.work_dtype)
+            buffers.queries = np.empty((rows, d_k), inputs.work_dtype)
             buffers.scores = np.empty(rows * keys, inputs.work_dtype)
             buffers.partial = np.empty((rows, d_v), inputs.work_dtype)
-        queries = np.multiply(q_heads[head][r0:r1], inputs.scale, out=buffers.queries[: r1 - r0])  # finite: `applies` checked
-        out = output[head][r0:r1]  # (rows, d_v): the sum of exp(scores)·v over the key blocks
+            buffers.sums = np.empty((rows, d_v), inputs.work_dtype) if widen else None  # float16: the block's output
+            buffers.keys = np.empty(keys * max(d_k, d_v), inputs.work_dtype) if widen else None  # float16: k or v widened
+        queries = in_work_dtype(q_heads[head][r0:r1], buffers.queries)
+        queries = np.multiply(queries, inputs.scale, out=buffers.queries[: r1 - r0])  # finite: `applies` checked
+        out = buffers.sums[: r1 - r0] if widen else output[head][r0:r1]  # (rows, d_v): the sum of exp(scores)·v
         sums = np.zeros((r1 - r0, 1), inputs.work_dtype)  # (rows, 1): the sum of exp(scores)
         k_end = min(r1, n_k) if inputs.is_causal else n_k  # causal: keys after r1 - 1 are hidden from every row
         with np.errstate(under="ignore"):
             for c0 in range(0, k_end, keys):
                 c1 = min(c0 + keys, k_end)
                 scores = buffers.scores[: (r1 - r0) * (c1 - c0)].reshape(r1 - r0, c1 - c0)
-                np.matmul(queries, k_heads[head][c0:c1].T, out=scores)  # (rows, d_k) @ (d_k, keys)
+                np.matmul(queries, in_work_dtype(k_heads[head][c0:c1], buffers.keys).T, out=scores)  # (rows, d_k) @ (d_k, keys)
                 if mask is not None:
                     rows_mask = mask[head][r0:r1] if mask.shape[-2] > 1 else mask[head]
                     np.copyto(scores, -np.inf, where=~rows_mask[:, c0:c1])
@@ -104,10 +110,12 @@ def output_in_key_blocks(inputs: AttentionInputs) -> np.ndarray:
                 np.exp(scores, out=scores)  # within (0, e^30]; exp(-inf) = 0 takes a hidden key out
                 sums += scores.sum(axis=-1, keepdims=True)
                 partial = out if c0 == 0 else buffers.partial[: r1 - r0]
-                np.matmul(scores, v_heads[head][c0:c1], out=partial)  # (rows, keys) @ (keys, d_v)
+                np.matmul(scores, in_work_dtype(v_heads[head][c0:c1], buffers.keys), out=partial)  # (rows, keys) @ (keys, d_v)
                 if c0:
                     out += partial
-        out *= 1.0 / sums  # each row has a visible key whose exp is at least e^-30: never 0
+            out *= 1.0 / sums  # each row has a visible key whose exp is at least e^-30: never 0
+            if widen:
+                output[head][r0:r1] = out  # rounded to float16 once
 
     blocks = [(head, r0) for head in np.ndindex(batch) for r0 in range(0, n_q, rows)]
     run_blocks(blocks, lambda block: one_block(*block), scores=math.prod(batch) * n_q * n_k)

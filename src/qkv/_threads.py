@@ -115,22 +115,32 @@ def run_blocks(tasks: Sequence[Task], run: Callable[[Task], None], scores: int) 
     woken (after an idle pause that can take milliseconds). Each takes the next task until none is
     left, so a thread that starts late, or gets the larger causal blocks, does fewer.
     """
-    global _pool
     if len(tasks) > 1 and scores >= MIN_SCORES and _cores() >= THREADS:
         with one_blas_thread() as ready:
             if ready:
-                if _pool is None:
-                    _pool = ThreadPoolExecutor(max_workers=THREADS - 1, thread_name_prefix="qkv")
-                numbers = itertools.count()  # next() on it is one step under the GIL: no task is taken twice
-                other = _pool.submit(_take_tasks, tasks, numbers, run)
-                try:
-                    _take_tasks(tasks, numbers, run)
-                finally:
-                    error = other.exception()  # wait for the other thread before the thread count goes back
-                if error is not None:
-                    raise error
+                _on_two_threads(tasks, run)
                 return
     _take_tasks(tasks, itertools.count(), run)
+
+
+def _on_two_threads(tasks: Sequence[Task], run: Callable[[Task], None]) -> None:
+    """The tasks on the calling thread and the pool's, each taking the next; OpenBLAS is already on one thread.
+
+    When the caller has run every task before the pool's thread began (on a busy machine a woken thread may
+    wait milliseconds for a core), the pool's work is cancelled rather than waited for.
+    """
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=THREADS - 1, thread_name_prefix="qkv")
+    numbers = itertools.count()  # next() on it is one step under the GIL: no task is taken twice
+    other = _pool.submit(_take_tasks, tasks, numbers, run)
+    try:
+        _take_tasks(tasks, numbers, run)
+    finally:
+        # wait for the other thread, if it began, before the thread count goes back
+        error = None if other.cancel() else other.exception()
+    if error is not None:
+        raise error
 
 
 def _take_tasks(tasks: Sequence[Task], numbers: Iterator[int], run: Callable[[Task], None]) -> None:

@@ -11,7 +11,8 @@ from numpy.typing import ArrayLike
 from qkv import _decode as decode
 from qkv import _output_blocks as output_blocks
 from qkv._checks import as_matrices, broadcast_batch_shape, check_computed_finite, check_not_empty, check_same_d_k, check_scale
-from qkv._inputs import AttentionInputs, attention_inputs, checked_values, restore_v_scale, unchecked_inputs
+from qkv._float16 import float16_to_float32
+from qkv._inputs import AttentionInputs, attention_inputs, checked_values, restore_v_scale, unchecked_inputs, ungroup_heads
 from qkv._kernel import attention_kernel
 from qkv.masks import causal_mask
 from qkv.softmax import softmax
@@ -85,7 +86,8 @@ def scaled_dot_product_attention(
       when n_q != n_k). Not together with `mask`.
     - `enable_gqa=True`: grouped-query attention. k and v may have fewer heads (axis -3)
       than q, as long as q's heads are a multiple of theirs; K/V head h serves the query
-      heads h·g … h·g + g - 1, g = heads_q / heads_kv.
+      heads h·g … h·g + g - 1, g = heads_q / heads_kv. Each K/V head is read where it lies
+      by its group, not copied (unless k and v have different numbers of heads).
 
     Float inputs keep their dtype (float32 stays float32), ints and lists become float64;
     float16 is computed in float32 and the results are rounded to float16 at the end (the output
@@ -114,7 +116,14 @@ def scaled_dot_product_attention(
     output, weights = attention_kernel(inputs)  # qkv/_kernel.py: plain_attention below, in cache-sized blocks on every core
     assert weights is not None  # kept unless asked not to
     check_computed_finite(output, "weights·v")
-    return Attention(output, np.broadcast_to(weights, inputs.batch_shape + weights.shape[-2:]))
+    return Attention(ungroup_heads(output, inputs), _weights_view(weights, inputs))
+
+
+def _weights_view(weights: np.ndarray, inputs: AttentionInputs) -> np.ndarray:
+    """The weights (..., n_q, n_k) as returned: the heads as the caller counts them, a read-only view broadcast to
+    the batch shape of the results."""
+    weights = ungroup_heads(weights, inputs)
+    return np.broadcast_to(weights, inputs.heads_batch_shape + weights.shape[-2:])
 
 
 def attention_output(
@@ -148,10 +157,10 @@ def attention_output(
     inputs = unchecked_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
     output = decode.decode_output(inputs) if decode.applies(inputs) else None  # a few queries: qkv/_decode.py
     if output is not None:
-        return output  # finite
+        return ungroup_heads(output, inputs)  # finite
     output = _checked_output(checked_values(inputs))
     check_computed_finite(output, "weights·v")
-    return output
+    return ungroup_heads(output, inputs)
 
 
 def _checked_output(inputs: AttentionInputs) -> np.ndarray:
@@ -187,7 +196,8 @@ def plain_attention(
            [0.36, 0.64]])
     """
     inputs = attention_inputs(q, k, v, mask=mask, scale=scale, is_causal=is_causal, enable_gqa=enable_gqa)
-    q, k, v = inputs.q, inputs.k, inputs.v  # (..., n_q, d_k), (..., n_k, d_k), (..., n_k, d_v)
+    # (..., n_q, d_k), (..., n_k, d_k), (..., n_k, d_v); float16 widened whole to float32, the dtype it is computed in
+    q, k, v = (float16_to_float32(x) if x.dtype == np.float16 else x for x in (inputs.q, inputs.k, inputs.v))
     visible = causal_mask(max(inputs.n_q, inputs.n_k))[: inputs.n_q, : inputs.n_k] if inputs.is_causal else inputs.mask
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # overflow is reported below
         k_t = np.swapaxes(k, -1, -2)  # (..., d_k, n_k)
@@ -203,4 +213,4 @@ def plain_attention(
     check_computed_finite(output, "weights·v")
     with np.errstate(under="ignore"):  # float16: tiny weights round to subnormals or 0, as the dtype rounds
         weights = weights.astype(inputs.dtype)
-    return Attention(output, np.broadcast_to(weights, inputs.batch_shape + weights.shape[-2:]))
+    return Attention(ungroup_heads(output, inputs), _weights_view(weights, inputs))

@@ -9,7 +9,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from qkv._checks import as_float_array, check_computed_finite, check_finite, check_not_empty, check_positive_int
-from qkv._inputs import attention_inputs, restore_v_scale
+from qkv._float16 import float16_to_float32
+from qkv._inputs import attention_inputs, restore_v_scale, ungroup_heads
 
 # Chosen by measurement (benchmarks/attention_speed.py prints the sweep): within 25% of the fastest
 # block size at n = 1,024 and 4,096 in every run so far, where 512 sometimes is and sometimes is not.
@@ -74,12 +75,16 @@ def tiled_attention(
     n_q, n_k, d_v = inputs.n_q, inputs.n_k, v.shape[-1]
     mask = None if inputs.mask is None else np.broadcast_to(inputs.mask, np.broadcast_shapes(inputs.mask.shape, (n_q, n_k)))
     tile_batch = np.broadcast_shapes(q.shape[:-2], k_t.shape[:-2], () if mask is None else mask.shape[:-2])
-    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.work_dtype)  # (..., n_q, d_v): the only O(n) result
+    # (..., n_q, d_v): the only O(n) result; float16 rounded a block of rows at a time, as each is done
+    output = np.empty(inputs.batch_shape + (n_q, d_v), dtype=inputs.dtype)
     scale_scores = inputs.scale > 1  # then after the product: q·scale may overflow where q·kᵀ·scale does not
+    # float16: each block of q, k or v is widened to float32 when it is used (a tile's worth, never the whole input)
+    widened = (lambda block: float16_to_float32(block)) if inputs.dtype == np.float16 else (lambda block: block)
 
     for q0 in range(0, n_q, block_size):
         q1 = min(q0 + block_size, n_q)
-        q_block = q[..., q0:q1, :] if scale_scores else q[..., q0:q1, :] * inputs.scale  # (..., bq, d_k)
+        q_block = widened(q[..., q0:q1, :])  # (..., bq, d_k)
+        q_block = q_block if scale_scores else q_block * inputs.scale
         m = np.full(tile_batch + (q1 - q0, 1), -np.inf, dtype=inputs.work_dtype)  # running max per query row
         l = np.zeros(tile_batch + (q1 - q0, 1), dtype=inputs.work_dtype)  # running Σ exp(s - m)
         acc = np.zeros(inputs.batch_shape + (q1 - q0, d_v), dtype=inputs.work_dtype)  # Σ exp(s - m)·v / ℓ so far
@@ -88,7 +93,7 @@ def tiled_attention(
         for k0 in range(0, k_end, block_size):
             k1 = min(k0 + block_size, k_end)
             with np.errstate(over="ignore", invalid="ignore"):  # overflow shows as a NaN/+inf maximum below
-                s = q_block @ k_t[..., :, k0:k1]  # (..., bq, d_k) @ (..., d_k, bk) -> (..., bq, bk)
+                s = q_block @ widened(k_t[..., :, k0:k1])  # (..., bq, d_k) @ (..., d_k, bk) -> (..., bq, bk)
                 if scale_scores:
                     s *= inputs.scale
             if mask is not None:
@@ -96,13 +101,14 @@ def tiled_attention(
             elif inputs.is_causal and k1 - 1 > q0:  # the tile reaches above the diagonal: hide keys j > i
                 np.copyto(s, -np.inf, where=np.arange(k0, k1) > np.arange(q0, q1)[:, None])
             with np.errstate(under="ignore"):  # exp of very negative scores is 0, whatever np.seterr says
-                m, l, acc = _online_softmax_update(s, v[..., k0:k1, :], m, l, acc)
+                m, l, acc = _online_softmax_update(s, widened(v[..., k0:k1, :]), m, l, acc)
         if np.isneginf(m).any():  # every score of a row overflowed to -inf (masks leave each row a key)
             _overflow(inputs.work_dtype)
-        output[..., q0:q1, :] = acc
+        with np.errstate(under="ignore"):  # float16: a tiny output rounds to a subnormal or 0, as the dtype rounds
+            output[..., q0:q1, :] = acc
     result = restore_v_scale(output, inputs)  # in the inputs' dtype
     check_computed_finite(result, "weights·v")
-    return result
+    return ungroup_heads(result, inputs)
 
 
 def _overflow(dtype: np.dtype[Any]) -> NoReturn:
