@@ -52,7 +52,8 @@ def test_language_switch_keeps_the_section_scrolled_to(tabs, server: SiteServer,
         opened: list[str] = []
         counterpart = server.url(page_url("worked-example.md", other))
         tab.listen("framenavigated", lambda frame: opened.append(frame.url) if frame.url.startswith(counterpart + "#") or frame.url == counterpart else None)
-        with page.expect_navigation(wait_until="load"):
+        # the other page's load, not the address this page's own tracking may still rewrite (a navigation too)
+        with page.expect_navigation(url=lambda url: url.split("#")[0] == counterpart, wait_until="load"):
             click_in_place(page, f"a.md-select__link[hreflang='{other}']")
         assert opened and opened[0] == counterpart + f"#{SECTION}", f"the switch opened {opened[:1]}; the address before it was {before}"
         page.evaluate(READY_JS)  # the fonts are in, so the section has its final position
@@ -67,7 +68,8 @@ def switch_language(tab, other: str, counterpart: str) -> str:
     opened: list[str] = []
     tab.listen("framenavigated", lambda frame: opened.append(frame.url) if frame.url.split("#")[0] == counterpart else None)
     page.hover("div.md-select")
-    with page.expect_navigation(wait_until="load"):
+    # the other page's load, not the address this page's own tracking may still rewrite (a navigation too)
+    with page.expect_navigation(url=lambda url: url.split("#")[0] == counterpart, wait_until="load"):
         click_in_place(page, f"a.md-select__link[hreflang='{other}']")
     assert opened, f"the switch opened {page.url}, not {counterpart}"
     return opened[0]
