@@ -36,6 +36,22 @@ def test_a_moved_internal_stops_the_build_naming_it() -> None:
         compat.check((gone,))
 
 
+def test_a_changed_copied_template_stops_the_build_naming_the_copy() -> None:
+    original = compat.COPIED_TEMPLATES[0]
+    changed = compat.CopiedTemplate(original.package, original.written_for, original.module, original.file, "0" * 64,
+                                    original.copied_to, original.why)
+    with pytest.raises(PluginError, match=r"sitemap\.xml is not the file overrides/sitemap\.xml was copied from"):
+        compat.check(copies=(changed,))
+    gone = compat.CopiedTemplate("mkdocs-material", compat.MATERIAL, "material", "templates/partials/no-such.html",
+                                 original.sha256, "overrides/partials/no-such.html", "a test")
+    assert not gone.holds()
+
+
+def test_every_copied_template_and_its_copy_exist() -> None:
+    for copy in compat.COPIED_TEMPLATES:
+        assert copy.original().is_file() and (ROOT / copy.copied_to).is_file(), copy
+
+
 def test_a_changed_mkdocs_jupyter_stops_the_build_naming_what_is_missing() -> None:
     class Jupyter:
         config = {"cache_dir": "x"}

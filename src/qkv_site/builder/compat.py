@@ -5,13 +5,15 @@ and what it uses. What the site's own scripts, styles and templates rely on of M
 listed in `MATERIAL_MARKUP`, each piece with the file of the site that uses it. Material's search
 worker, whose minified code the build corrects in the built site (`qkv_site.builder.material_search`
 applies `WORKER_CORRECTIONS`) and whose behaviour the search index relies on (`WORKER_READS`), is
-pinned to its file name and checked here too: each piece of code must be there exactly once. `check`
+pinned to its file name and checked here too: each piece of code must be there exactly once. The
+templates the site copies with changes (`COPIED_TEMPLATES`) are pinned by the original's sha256. `check`
 runs when the plugin starts: after a dependency bump, the build stops at once with a message naming
 the internal that moved, instead of failing deep inside a page.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from importlib import import_module
@@ -128,6 +130,8 @@ MATERIAL_MARKUP = (
     # the search, started on demand
     MaterialMarkup("base.html", '"search": "assets/javascripts/workers/search.a7633da7.min.js" | url',
                    "docs/assets/javascripts/search-on-demand.js", "the search worker, held back until the reader goes to search"),
+    MaterialMarkup("base.html", '<script id="__config" type="application/json">', "src/qkv_site/builder/search_index.py",
+                   "Material's configuration, whose base an English page points at en/, where its search index is"),
     # templates the site extends
     MaterialMarkup("base.html", "{% block scripts %}", "overrides/main.html", "search-on-demand.js before Material's bundle"),
     MaterialMarkup("404.html", '{% extends "main.html" %}', "overrides/404.html", "the 404 page in each language"),
@@ -135,6 +139,39 @@ MATERIAL_MARKUP = (
     MaterialMarkup("base.html", "{% block extrahead %}{% endblock %}", "overrides/404.html",
                    "the script that sends a missing English address on to the English 404 page"),
     MaterialMarkup("base.html", "{% block content %}", "overrides/404.html", "the 404 page's words"),
+)
+
+@dataclass(frozen=True)
+class CopiedTemplate:
+    """A file of another package that a file of the site is a changed copy of. The original is pinned by its
+    sha256: a new version of the package that changes it stops the build, naming the copy to make again."""
+
+    package: str  # the distribution, as pip names it
+    written_for: str
+    module: str  # the package's module whose folder holds the file
+    file: str  # in that folder
+    sha256: str  # of the original the copy was made from
+    copied_to: str  # the site's copy
+    why: str
+
+    def original(self) -> Path:
+        return Path(str(import_module(self.module).__file__)).resolve().parent / self.file
+
+    def holds(self) -> bool:
+        path = self.original()
+        return path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == self.sha256
+
+
+COPIED_TEMPLATES = (
+    CopiedTemplate("mkdocs-static-i18n", "1.3.1", "mkdocs_static_i18n", "custom_i18n_sitemap/sitemap.xml",
+                   "538e71a0c68befdae40bb4e0451150b1ca424ef5b1c4f0e0e7d806640d17e5e7", "overrides/sitemap.xml",
+                   "the sitemap of both languages, copied to list absolute addresses only"),
+    CopiedTemplate("mkdocs-material", MATERIAL, "material", "templates/partials/alternate.html",
+                   "572b1d4dae611aa5fd65107edec95e44331b6141abf86834ea4dc6c1ddd7241b", "overrides/partials/alternate.html",
+                   "the language menu, copied with the 404 page's links to each home page"),
+    CopiedTemplate("mkdocs-material", MATERIAL, "material", "templates/partials/source.html",
+                   "6847616d67be4920d39c278c2799bf20222bbc02ee2a8393aca85e3eaa518752", "overrides/partials/source.html",
+                   "the repository link, copied without the attribute that asks api.github.com"),
 )
 
 # qkv's own reach, into the OpenBLAS bundled with numpy (its thread count, by ctypes), is recorded in qkv itself,
@@ -277,10 +314,13 @@ def check_material() -> None:
         raise MaterialChanged("; ".join(problems))
 
 
-def check(internals: tuple[Internal, ...] = INTERNALS, markup: tuple[MaterialMarkup, ...] = MATERIAL_MARKUP) -> None:
+def check(internals: tuple[Internal, ...] = INTERNALS, markup: tuple[MaterialMarkup, ...] = MATERIAL_MARKUP,
+          copies: tuple[CopiedTemplate, ...] = COPIED_TEMPLATES) -> None:
     """Raise `PluginError` naming every internal that is gone from the installed packages."""
     missing = [f"{piece.text!r} in Material's {piece.file} ({piece.why}; used by {piece.used_by}), written for mkdocs-material "
                f"{MATERIAL}, installed {version('mkdocs-material')}" for piece in markup if not piece.holds()]
+    missing += [f"{copy.package}'s {copy.file} is not the file {copy.copied_to} was copied from ({copy.why}), written for "
+                f"{copy.package} {copy.written_for}, installed {version(copy.package)}" for copy in copies if not copy.holds()]
     for internal in internals:
         try:
             internal.resolve()
