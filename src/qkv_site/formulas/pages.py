@@ -165,7 +165,8 @@ def lean(markup: str) -> str:
 
     >>> lean('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
     ...      '<g data-mml-node="mi"><use data-c="1D451" xlink:href="#MJX-TEX-I-1D451"></use></g>'
-    ...      '<g transform="translate(1027.8,0)"><use xlink:href="#MJX-TEX-N-32" transform="translate(500,-0.4)"></use></g></svg>')
+    ...      '<g transform="translate(1027.8,0)">'
+    ...      '<use xlink:href="#MJX-TEX-N-32" transform="translate(500,-0.4)"></use></g></svg>')
     '<svg><use href="#MJX-TEX-I-1D451"/><g transform="translate(1028,0)"><use href="#MJX-TEX-N-32" x="500"/></g></svg>'
     """
     markup = _SVG_NAMESPACES.sub("", _SCRIPT_ATTRIBUTES.sub("", markup)).replace(" xlink:href=", " href=")
@@ -191,8 +192,8 @@ def glyph_definitions(glyphs: dict[str, str]) -> str:
     '<svg id="MJX-glyphs" aria-hidden="true" focusable="false" style="display: none;"><defs><path
      id="MJX-TEX-N-33" d="m25 93q-5 0-8 3" transform="scale(5)"></path></defs></svg>'
     """
-    paths = "".join(f'<path id="MJX-{glyph}" d="{relative_path(in_steps(outline, GLYPH_GRID))}" transform="scale({GLYPH_GRID})"></path>'
-                    for glyph, outline in glyphs.items())
+    paths = "".join(f'<path id="MJX-{glyph}" d="{relative_path(in_steps(outline, GLYPH_GRID))}"'
+                    f' transform="scale({GLYPH_GRID})"></path>' for glyph, outline in glyphs.items())
     return f'<svg id="{GLYPHS_ID}" aria-hidden="true" focusable="false" style="display: none;"><defs>{paths}</defs></svg>'
 
 
