@@ -13,9 +13,11 @@ page carries each outline once: ``insert_formulas`` moves the outlines of all th
 into one hidden ``<svg>`` of definitions at the start of the page's ``<article>`` (what MathJax's
 ``fontCache: "global"`` does in a browser), and the formulas, in the article and in the table of
 contents alike, point to them. The outlines are written on a grid of 1/200 em (MathJax's fonts are in
-1/1000 em; 0.1 px at the size of the text) with relative commands (`qkv_site.svg_path`), and the
-formulas without what MathJax writes for its own scripts in a browser (``data-c``, ``data-mml-node``)
-and the XML namespaces an HTML page does not need: a page's formulas weigh about a quarter less.
+1/1000 em; 0.1 px at the size of the text), in steps of that grid drawn at ``scale(5)``, with relative
+commands (`qkv_site.svg_path`); the formulas are written without what MathJax writes for its own
+scripts in a browser (``data-c``, ``data-mml-node``, ``data-mjx-texclass``) and the XML namespaces an
+HTML page does not need, their translations to MathJax's unit (1/1000 em), a glyph's as its ``x`` and
+``y``: a page's formulas weigh about a quarter less.
 
 The TeX is found where pymdownx.arithmatex put it (``\\(…\\)`` and ``\\[…\\]`` in ``.arithmatex``)
 and, on notebook pages, in the text of the markdown cells (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``).
@@ -28,7 +30,7 @@ import re
 from collections.abc import Callable
 
 from qkv_site.formulas.cache import Formula
-from qkv_site.svg_path import on_grid, relative_path
+from qkv_site.svg_path import in_steps, relative_path
 
 # (tex, display) → the typeset formula; raises FormulaError for TeX the engine cannot read.
 Typeset = Callable[[str, bool], Formula]
@@ -51,7 +53,11 @@ _ARTICLE = re.compile(r"<article\b[^>]*>")
 GLYPHS_ID = "MJX-glyphs"
 GLYPH_GRID = 5  # MathJax's font units (1/1000 em) to a grid of 1/200 em
 # What MathJax writes for its scripts in a browser (none runs here); an error node keeps its mark.
-_SCRIPT_ATTRIBUTES = re.compile(r' data-c="[^"]*"| data-mml-node="(?!merror")[^"]*"')
+_SCRIPT_ATTRIBUTES = re.compile(r' data-c="[^"]*"| data-mml-node="(?!merror")[^"]*"| data-mjx-texclass="[^"]*"')
+# A translation in MathJax's units (1/1000 em, with a decimal): to the unit, 0.0005 em at most (0.01 px).
+_TRANSLATE = re.compile(r'translate\((-?[\d.]+),(-?[\d.]+)\)')
+# A glyph placed by a translation alone: the same as <use x= y=> (a use's x and y translate it).
+_USE_TRANSLATE = re.compile(r'(<use [^>]*?) transform="translate\((-?\d+),(-?\d+)\)"')
 _SVG_NAMESPACES = re.compile(r' xmlns(?::xlink)?="http://www\.w3\.org/(?:2000/svg|1999/xlink)"')
 _BARE_GROUP = re.compile(r"<g>((?:(?!</?g[ >]).)*)</g>", re.DOTALL)  # a group left without attributes
 _USE_END = re.compile(r"(<use [^>]*)></use>")
@@ -154,13 +160,23 @@ def share_glyphs(markup: str, glyphs: dict[str, str]) -> str:
 
 def lean(markup: str) -> str:
     """A typeset formula without MathJax's own attributes, the namespaces HTML gives an SVG anyway and the
-    groups left with no attribute (their children take their place).
+    groups left with no attribute (their children take their place); translations to MathJax's unit, a
+    glyph's as its ``x`` and ``y``.
 
     >>> lean('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
-    ...      '<g data-mml-node="mi"><use data-c="1D451" xlink:href="#MJX-TEX-I-1D451"></use></g></svg>')
-    '<svg><use href="#MJX-TEX-I-1D451"/></svg>'
+    ...      '<g data-mml-node="mi"><use data-c="1D451" xlink:href="#MJX-TEX-I-1D451"></use></g>'
+    ...      '<g transform="translate(1027.8,0)">'
+    ...      '<use xlink:href="#MJX-TEX-N-32" transform="translate(500,-0.4)"></use></g></svg>')
+    '<svg><use href="#MJX-TEX-I-1D451"/><g transform="translate(1028,0)"><use href="#MJX-TEX-N-32" x="500"/></g></svg>'
     """
     markup = _SVG_NAMESPACES.sub("", _SCRIPT_ATTRIBUTES.sub("", markup)).replace(" xlink:href=", " href=")
+    markup = _TRANSLATE.sub(lambda m: f"translate({round(float(m[1])) + 0},{round(float(m[2])) + 0})", markup)
+
+    def placed(m: re.Match[str]) -> str:
+        x, y = (f' {name}="{value}"' if value != "0" else "" for name, value in (("x", m[2]), ("y", m[3])))
+        return m[1] + x + y
+
+    markup = _USE_TRANSLATE.sub(placed, markup)
     while True:
         unwrapped = _BARE_GROUP.sub(r"\1", markup)
         if unwrapped == markup:
@@ -169,16 +185,16 @@ def lean(markup: str) -> str:
 
 
 def glyph_definitions(glyphs: dict[str, str]) -> str:
-    """One hidden SVG holding every outline of ``glyphs`` (as ``MJX-<glyph>``), on the grid of 1/200 em.
+    """One hidden SVG holding every outline of ``glyphs`` (as ``MJX-<glyph>``), on the grid of 1/200 em: written
+    in its steps and drawn at ``scale(5)`` (MathJax's units are 1/1000 em), a digit shorter a number.
 
     >>> glyph_definitions({"TEX-N-33": "M127 463Q100 463 85 480"})  # doctest: +NORMALIZE_WHITESPACE
     '<svg id="MJX-glyphs" aria-hidden="true" focusable="false" style="display: none;"><defs><path
-     id="MJX-TEX-N-33" d="m125 465q-25 0-40 15"></path></defs></svg>'
+     id="MJX-TEX-N-33" d="m25 93q-5 0-8 3" transform="scale(5)"></path></defs></svg>'
     """
-    paths = "".join(f'<path id="MJX-{glyph}" d="{relative_path(on_grid(outline, GLYPH_GRID))}"></path>'
-                    for glyph, outline in glyphs.items())
+    paths = "".join(f'<path id="MJX-{glyph}" d="{relative_path(in_steps(outline, GLYPH_GRID))}"'
+                    f' transform="scale({GLYPH_GRID})"></path>' for glyph, outline in glyphs.items())
     return f'<svg id="{GLYPHS_ID}" aria-hidden="true" focusable="false" style="display: none;"><defs>{paths}</defs></svg>'
-
 
 
 def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str:
@@ -195,7 +211,7 @@ def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str
     ...                             '<use href="#MJX-7-TEX-I-1D451"/></svg></mjx-container>')
     ... # doctest: +NORMALIZE_WHITESPACE
     '<article><svg id="MJX-glyphs" aria-hidden="true" focusable="false"
-     style="display: none;"><defs><path id="MJX-TEX-I-1D451" d="m0 0z"></path></defs></svg><h2><span
+     style="display: none;"><defs><path id="MJX-TEX-I-1D451" d="m0 0z" transform="scale(5)"></path></defs></svg><h2><span
      class="arithmatex"><mjx-container><svg><use href="#MJX-TEX-I-1D451"/></svg></mjx-container></span></h2></article>'
     >>> insert_formulas('<p>除以 <span class="arithmatex" data-formula="k1">√dₖ</span>。</p>', lambda key: '<svg/>')
     '<p>除以 <span class="formula-nowrap"><span class="arithmatex"><svg/></span>。</span></p>'

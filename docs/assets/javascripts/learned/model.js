@@ -6,14 +6,37 @@ import { matmul, softmaxRow, transpose } from "../playground/attention.js";
 
 const PAD = "<pad>";
 
+const DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"; // base64's, in its order
+
 /**
- * The model as the page's file holds it (every weight an integer, w · 10^decimals) with its weights as
- * numbers: each integer / 10^decimals, the division numpy does (learned_models.exported_model).
+ * The weight matrices of the page's file, as integers (learned_models.packed and unpacked): one after the
+ * other, row by row, each integer zigzagged (0, 1, 2, 3, … for 0, -1, 1, -2, …), its low bytes in `low`
+ * (base64, little-endian) and the rest in `high` (one base64 digit each).
+ */
+function integerMatrices({ shapes, low, high }) {
+  const bytes = Uint8Array.from(atob(low), (c) => c.charCodeAt(0));
+  const width = bytes.length / high.length;
+  const integers = Array.from(high, (digit, i) => {
+    let z = DIGITS.indexOf(digit);
+    for (let b = width - 1; b >= 0; b--) z = z * 256 + bytes[i * width + b];
+    return z % 2 ? -(z + 1) / 2 : z / 2;
+  });
+  let start = 0;
+  return Object.fromEntries(Object.entries(shapes).map(([name, [rows, columns]]) => {
+    const matrix = Array.from({ length: rows }, (_, r) => integers.slice(start + r * columns, start + (r + 1) * columns));
+    start += rows * columns;
+    return [name, matrix];
+  }));
+}
+
+/**
+ * The model as the page's file holds it (every weight an integer, w · 10^decimals, packed) with its weights
+ * as numbers: each integer / 10^decimals, the division numpy does (learned_models.exported_model).
  */
 export function decoded(file) {
   const scale = 10 ** file.decimals;
-  const divide = (x) => (Array.isArray(x) ? x.map(divide) : x / scale);
-  const parameters = Object.fromEntries(Object.entries(file.parameters).map(([name, w]) => [name, divide(w)]));
+  const matrices = integerMatrices(file.parameters);
+  const parameters = Object.fromEntries(Object.entries(matrices).map(([name, w]) => [name, w.map((row) => row.map((x) => x / scale))]));
   return { ...file, parameters };
 }
 
