@@ -34,15 +34,16 @@ from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
 
-from browser_support import DESKTOP, TIMEOUT_MS, LocalOnly, SiteServer, click_in_place
+from browser_support import DESKTOP, TIMEOUT_MS, WAIT_MS, LocalOnly, SiteServer, click_in_place
 from browser_support import PHONE as MOBILE
-from conftest import LANGUAGES, ROOT, SITE_BUILD, SITE_URL, build_site, copy_checkout
+from build_support import SITE_BUILD, build_site, copy_checkout
+from repository import LANGUAGES, ROOT, SITE_URL
 from site_pages import expected_formulas, is_pdf_edition, nav_sources, page_url
 
 PAGES = nav_sources()
 
 
-# The tests build the site for a sub-path (conftest.SITE_URL), as GitHub Pages serves it: every
+# The tests build the site for a sub-path (repository.SITE_URL), as GitHub Pages serves it: every
 # crawl serves it there, so a link that only works from the root fails them all.
 SUBPATH = urlsplit(SITE_URL).path
 # Axe in the dark scheme on these pages (every page of both languages is checked in the light scheme),
@@ -283,7 +284,7 @@ class Tab(LocalOnly):
         """Call just before starting a navigation: what is still loading may be cancelled by it."""
         self.navigations += 1
 
-    def drain(self, seconds: float = 60) -> None:
+    def drain(self, seconds: float = WAIT_MS / 1000) -> None:
         """Wait for the requests still under way (the search index, a font) so that none of them is
         cancelled by the next navigation and reported against the next page."""
         deadline = time.monotonic() + seconds
@@ -293,7 +294,7 @@ class Tab(LocalOnly):
             still = sorted(request.url for request in self.in_flight)
             raise AssertionError(f"requests still loading after {seconds:.0f} s: {still}")
 
-    def wait_for_search(self, seconds: float = 60) -> None:
+    def wait_for_search(self, seconds: float = WAIT_MS / 1000) -> None:
         """Wait until nothing is in flight and, when the page has started Material's search, until the
         search has loaded its last file: a click that leaves the page must not cancel the search.
 
@@ -858,7 +859,7 @@ def test_links_and_anchors_resolve(light: dict, server: SiteServer, site: Path, 
             target, fragment = urldefrag(link["url"])
             status = fetch(target)
             if status == 404 and is_pdf_edition(site, site / unquote(urlsplit(target).path)[len(server.prefix):]):
-                continue  # made after the build by python -m qkv_site.tools.pdf; tests/test_pdf.py follows these links
+                continue  # made after the build by python -m qkv_site.tools.pdf; tests/browser/test_pdf.py follows these links
             if status != 200:
                 broken.append(f"{visit.url}: {link['href']} → HTTP {status}")
             elif "=" in fragment:

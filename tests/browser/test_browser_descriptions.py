@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from browser_support import SiteServer
-from conftest import ROOT
+from repository import ROOT
 from site_pages import nav_sources, page_url
 
 

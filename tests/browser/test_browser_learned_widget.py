@@ -1,4 +1,4 @@
-"""The learned-attention widget in Chromium, on its own small test site (tests/learned_widget_support.py):
+"""The learned-attention widget in Chromium, on its own small test site (tests/support/learned_widget_support.py):
 the reader's sentences computed as qkv.learning computes them, the address, the messages, a phone's width."""
 
 from __future__ import annotations
@@ -9,8 +9,7 @@ from urllib.parse import urlsplit
 import numpy as np
 import pytest
 from browser_support import DESKTOP, PHONE, SiteServer
-from learned_widget_support import widget_site
-from test_learned_widget_model import RESULTS, sentences
+from learned_widget_support import RESULTS, sentences, widget_site
 
 from qkv.learning.rollout import rollout_weights
 from qkv_site.builder.learned_models import export, exported_model

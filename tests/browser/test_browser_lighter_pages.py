@@ -172,7 +172,7 @@ def test_the_search_is_fetched_when_the_reader_goes_to_search(browser, server: S
         query.click()  # the search box in the header (a wide screen shows it, not its toggle)
         query.fill("softmax")
         query.press("End")  # Material reads the query on keyup (fill alone raced its focus handler under load)
-        tab.page.wait_for_selector(".md-search-result__item", timeout=20_000)
+        tab.page.wait_for_selector(".md-search-result__item", timeout=TIMEOUT_MS)
         assert tab.page.evaluate("() => window.searchIndex.sent")
         assert [url for url in requests if url.endswith(page_url("index.md", lang) + "search/search_index.json")]
         assert [url for url in requests if "/workers/search." in url]

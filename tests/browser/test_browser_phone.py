@@ -12,25 +12,16 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from browser_support import DESKTOP, PHONE, READY_JS, SiteServer, wait_until
 from bs4 import BeautifulSoup
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-from browser_support import DESKTOP, PHONE, READY_JS, SiteServer
-from conftest import SITE_URL
+from repository import SITE_URL
 from site_pages import page_url
+
+from qkv_site.figures.style import contrast  # WCAG 2, as the figures are checked
 
 TABLE_PAGES = ["complexity.md", "worked-example.md", "why-three-matrices.md", "why-sqrt-dk.md"]
 CASES = [("zh", "light"), ("en", "dark")]
 SMALLEST_FORMULA = 11  # px: a formula's em (its font size) in a table on a phone
-MINUTE = 60_000  # the cap of every wait: it only stops a hang, the waits are for conditions
-
-
-def wait_until(page, js: str, what: str, arg=None, polling="raf") -> None:
-    """Wait for ``js`` to be true; at the cap, fail naming what was waited for."""
-    try:
-        page.wait_for_function(js, arg=arg, polling=polling, timeout=MINUTE)
-    except PlaywrightTimeout:
-        pytest.fail(f"waited {MINUTE // 1000} s for {what}, in vain ({page.url})", pytrace=False)
 
 
 # ---- the header and the drawer by keyboard ----
@@ -394,16 +385,6 @@ def test_an_older_link_with_the_state_in_the_hash_moves_it_into_the_query(tabs, 
 # ---- a focus ring on the radios and the checkbox ----
 
 
-def _luminance(rgb) -> float:
-    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def _contrast(a, b) -> float:
-    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 # The ring as drawn: outline style, width and colour, and the page colour around it (colours as
 # sRGB 0–1, read through a canvas so any CSS colour syntax comes out the same).
 RING_JS = r"""(input) => {
@@ -434,7 +415,7 @@ def test_radios_and_the_checkbox_show_a_focus_ring(tabs, server: SiteServer, sch
         for role, ring in seen.items():
             drawn = ring["visible"] and ring["style"] not in ("none", "hidden") and ring["width"] >= 2
             assert drawn, f"{role} ({scheme}): no visible ring: {ring}"
-            ratio = _contrast(ring["colour"], ring["background"])
+            ratio = contrast(ring["colour"], ring["background"])
             assert ratio >= 3, f"{role} ({scheme}): the ring is {ratio:.2f}:1 on the page (WCAG 1.4.11 asks 3:1)"
         assert not tab.foreign, f"requests to other hosts: {tab.foreign}"
 

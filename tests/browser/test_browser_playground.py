@@ -175,7 +175,7 @@ def test_the_shared_url_restores_the_state(page, server, browser) -> None:
     w_v[0, 0] = 2.5
     assert_matches(root, expected(x, np.eye(4), np.eye(4), w_v, scaling="d_k", causal=True))
     # "reset" goes back to the preset, and a malformed URL falls back to the article's example
-    # (and says so: tests/test_browser_playground_polish.py)
+    # (and says so: tests/browser/test_browser_playground_polish.py)
     root.locator('button[data-role="reset"]').click()
     assert_matches(root, expected(worked_example().x, np.eye(4), np.eye(4), np.eye(4)))
     broken = open_page(page, url_of(server, "zh", state="p=article&x=1,2;3&q=%E0%A4%A&k=&v="))

@@ -9,10 +9,11 @@ import re
 
 import numpy as np
 import pytest
-from playwright.sync_api import expect
-
 from browser_support import DESKTOP
 from playground_support import ROOT_SELECTOR, cell, displayed, expected, open_page, state_hash, url_of
+from playwright.sync_api import expect
+
+from qkv_site.figures.style import contrast  # WCAG 2, as the figures are checked
 
 INTEGER = re.compile(r"-?\d+")
 DECIMAL = re.compile(r"-?\d+\.\d\d|<0\.01")
@@ -193,16 +194,6 @@ def _rgb(css: str) -> tuple[float, float, float]:
     return tuple(v / 255 for v in numbers[:3])
 
 
-def _luminance(rgb) -> float:
-    r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
-def _contrast(a, b) -> float:
-    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
-    return (high + 0.05) / (low + 0.05)
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_more_attention_is_a_stronger_colour_in_the_playground(tabs, server, scheme: str) -> None:
     with tabs.open(server, viewport=DESKTOP, color_scheme=scheme) as opened:
@@ -217,13 +208,13 @@ def test_more_attention_is_a_stronger_colour_in_the_playground(tabs, server, sch
         page_bg = _rgb(root.evaluate(
             """r => { const probe = document.createElement('div'); probe.style.background = 'var(--md-default-bg-color)';
                      r.append(probe); const colour = getComputedStyle(probe).backgroundColor; probe.remove(); return colour; }"""))
-        by_weight = sorted({(c["w"], _contrast(_rgb(c["bg"]), page_bg)) for c in cells})
+        by_weight = sorted({(c["w"], contrast(_rgb(c["bg"]), page_bg)) for c in cells})
         weights = [w for w, _ in by_weight]
         against_page = [c for _, c in by_weight]
         assert weights[0] < 0.05 and weights[-1] > 0.8
         assert all(b >= a - 1e-6 for a, b in zip(against_page, against_page[1:])), by_weight
         assert against_page[-1] > against_page[0] + 0.5
-        worst = min(_contrast(_rgb(c["fg"]), _rgb(c["bg"])) for c in cells)
+        worst = min(contrast(_rgb(c["fg"]), _rgb(c["bg"])) for c in cells)
         assert worst >= 4.5, f"a weight's number is {worst:.2f}:1 on its cell"
 
 
@@ -299,10 +290,10 @@ def test_unchecked_radios_and_the_checkbox_stand_out_from_the_page(tabs, server,
             assert not control.is_checked()
             image = Image.open(BytesIO(control.screenshot())).convert("RGB")
             pixels = [tuple(v / 255 for v in pixel) for pixel in image.get_flattened_data()]
-            ring = max(pixels, key=lambda pixel: _contrast(pixel, page_bg))
+            ring = max(pixels, key=lambda pixel: contrast(pixel, page_bg))
             inside = image.getpixel((image.width // 2, image.height // 2))
             inside = tuple(v / 255 for v in inside)
-            against_page, against_inside = _contrast(ring, page_bg), _contrast(ring, inside)
-            assert against_page >= 3 and (against_inside >= 3 or _contrast(inside, page_bg) < 1.05), (
+            against_page, against_inside = contrast(ring, page_bg), contrast(ring, inside)
+            assert against_page >= 3 and (against_inside >= 3 or contrast(inside, page_bg) < 1.05), (
                 f"{what} ({lang}, {scheme}): its ring is {against_page:.2f}:1 on the page and {against_inside:.2f}:1 on its own inside")
         assert not opened.foreign, f"requests to other hosts: {opened.foreign}"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from browser_support import DESKTOP, LocalOnly, SiteServer
-from conftest import LANGUAGES, SITE_URL
+from repository import LANGUAGES, SITE_URL
 from learned_print_support import LEARNED, TASKS, figure_path, printed_panels
 from qkv.learning.sentences import ARTICLE_SENTENCE, ARTICLE_TWIN
 from qkv_site.builder.learned_print import LABELS

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_support import DESKTOP, SiteServer
-from conftest import SITE_URL
+from repository import SITE_URL
 from site_pages import page_url
 
 SUBPATH = urlsplit(SITE_URL).path

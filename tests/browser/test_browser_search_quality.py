@@ -27,8 +27,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from browser_support import DESKTOP, LocalOnly, SiteServer
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from browser_support import DESKTOP, LocalOnly, SiteServer, wait_until
 from site_pages import CONFIG, SITE_MAP, built_path, page_url
 
 from qkv_site.builder.search_text import CELLS
@@ -37,9 +36,6 @@ from qkv_site.formulas.plain_text import plain_text
 from qkv_site.site_map import nav_titles
 
 TOP = 3
-# How long a condition may take to come true before the test fails naming it (a busy 2-core machine
-# runs the search worker slowly; the wait ends as soon as the condition holds).
-WAIT_MS = 30_000
 # (query, page, heading anchor or None for the page's own link): what a learner types, and the section
 # that answers it.
 QUERIES = {
@@ -119,14 +115,6 @@ ALL_LISTED_JS = """() => {
 }"""
 
 
-def _wait(page, condition: str, what: str, arg=None) -> None:
-    """Wait for the JS ``condition`` to hold; at the cap, fail naming ``what`` was waited for."""
-    try:
-        page.wait_for_function(condition, arg=arg, timeout=WAIT_MS, polling=100)
-    except PlaywrightTimeout:
-        pytest.fail(f"waited {WAIT_MS // 1000} s for {what}", pytrace=False)
-
-
 def search(page, query: str, every: bool = True) -> list[dict]:
     """Type ``query`` into the open page's search box; its result links, top to bottom (with ``every``,
     once the list is scrolled to its end and all are listed; else the first batch, which holds the top 3).
@@ -137,13 +125,13 @@ def search(page, query: str, every: bool = True) -> list[dict]:
     box.click()
     box.fill("")
     box.press("End")
-    _wait(page, f"() => document.querySelector('{ITEMS}') === null", f"the results of the last query to go before {query!r}")
+    wait_until(page, f"() => document.querySelector('{ITEMS}') === null", f"the results of the last query to go before {query!r}", polling=100)
     box.fill(query)
     box.press("End")  # Material reads the query on keyup
-    _wait(page, f"() => document.querySelector('{ITEMS} a.md-search-result__link') !== null",
-          f"Material's search to list a result for {query!r}")
+    wait_until(page, f"() => document.querySelector('{ITEMS} a.md-search-result__link') !== null",
+               f"Material's search to list a result for {query!r}", polling=100)
     if every:
-        _wait(page, ALL_LISTED_JS, f"Material to list every page it counted for {query!r} while the list is scrolled down")
+        wait_until(page, ALL_LISTED_JS, f"Material to list every page it counted for {query!r} while the list is scrolled down", polling=100)
     return page.evaluate(STATE_JS)["links"]
 
 
@@ -311,6 +299,6 @@ def test_a_pages_own_link_highlights_the_words_its_sections_matched(tabs, server
     assert parse_qs(urlsplit(link["href"]).query).get("h") == [query], link["href"]
     page.locator(f'a.md-search-result__link[href="{link["href"]}"]').first.click()
     page.wait_for_url(lambda url: "h=" in url)
-    _wait(page, "() => document.querySelector('article mark[data-md-highlight]') !== null",
-          f"the page {link['href']} to highlight {query!r}")
+    wait_until(page, "() => document.querySelector('article mark[data-md-highlight]') !== null",
+               f"the page {link['href']} to highlight {query!r}", polling=100)
     tabs["zh"].open(page_url("worked-example.md", "zh"))  # the module's tab goes back where the other tests expect it

@@ -1,7 +1,7 @@
 """Formulas are typeset when the site is built: every page shows them with JavaScript turned off.
 
 One crawl of every page in both languages with JavaScript disabled: no raw TeX in the visible text
-(article, navigation, tables of contents; tests/test_site_html.py reads <title>), and as many drawn
+(article, navigation, tables of contents; tests/site/test_site_html.py reads <title>), and as many drawn
 formulas as the page's sources hold.
 Then, with JavaScript on, on the worked example: formulas take the text colour of both schemes, grow
 with the font size, are no tab stops; on a 375 px phone inline formulas stay on the text's line
@@ -16,14 +16,13 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from browser_support import DESKTOP, PHONE, SiteServer
-from conftest import LANGUAGES, SITE_URL
+from browser_support import DESKTOP, PHONE, TIMEOUT_MS, SiteServer
+from repository import LANGUAGES, SITE_URL
 from site_pages import expected_formulas, nav_sources, page_url
 
 PAGES = [(lang, source) for lang in LANGUAGES for source in nav_sources()]
 IDS = [f"{lang}-{source.rsplit('.', 1)[0]}" for lang, source in PAGES]
 SUBPATH = urlsplit(SITE_URL).path
-TIMEOUT_MS = 20_000
 
 # The text a reader sees (outside code), and the formulas that are drawn (an SVG with a size).
 READ_JS = r"""() => {

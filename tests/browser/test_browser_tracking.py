@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from browser_support import DESKTOP, PHONE, READY_JS, SiteServer, click_in_place
-from conftest import ROOT
+from repository import ROOT
 from site_pages import built_page, page_url
 
 SECTION = "step-3"

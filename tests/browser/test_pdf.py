@@ -26,7 +26,7 @@ import pytest
 from bs4 import BeautifulSoup, Tag
 from PIL import Image
 
-from conftest import DOCS, LANGUAGES, ROOT, SITE_URL
+from repository import DOCS, LANGUAGES, ROOT, SITE_URL
 from learned_print_support import LEARNED, TASKS, figure_path, printed_panels
 from qkv.examples import worked_example
 from qkv_site.builder.learned_print import HEAT

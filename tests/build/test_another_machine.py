@@ -12,7 +12,7 @@ import fnmatch
 from pathlib import Path
 
 import pytest
-from conftest import build_site, copy_checkout
+from build_support import build_site, copy_checkout
 from perturbed_numerics import another_machine
 
 # The files that may differ, and why (README: "The same site on every machine"), as patterns of their paths.

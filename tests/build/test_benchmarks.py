@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from repository import ROOT
 
 from qkv.tiled import DEFAULT_BLOCK_SIZE
 

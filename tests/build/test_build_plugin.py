@@ -8,7 +8,7 @@ import pytest
 import yaml
 from mkdocs.exceptions import PluginError
 
-from conftest import ROOT
+from repository import ROOT
 from qkv_site.builder import compat
 from qkv_site.builder.plugin import SitePlugin
 

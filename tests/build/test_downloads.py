@@ -1,7 +1,7 @@
 """The files the site serves for download (qkv_site.downloads), as the build makes them: qkv's wheel holds qkv
 alone with pyproject.toml's metadata, the archive holds every program the pages show with a README that
 names their pages, both are the same bytes whenever their inputs are, and they are made again only
-when an input changes. (tests/test_served_downloads.py installs and runs what the built site serves.)"""
+when an input changes. (tests/build/test_served_downloads.py installs and runs what the built site serves.)"""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from repository import ROOT
 
 import qkv_site.downloads as downloads
 from qkv_site.downloads import made, source_date_epoch

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import build_site, the_project
+from build_support import build_site
+from repository import the_project
 from qkv_site.formulas import FormulaCache, FormulaError, mark_formulas, plain_text
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 
-from conftest import ROOT, SITE_URL
+from repository import ROOT, SITE_URL
 from learned_print_support import LEARNED, TASKS, figure_path, figure_texts, printed_panels
 from qkv.learning.rollout import rollout_weights
 from qkv_site.builder.learned_models import export, exported_model

@@ -10,18 +10,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from learned_widget_support import RESULTS, sentences
+from repository import ROOT
 
-from conftest import ROOT
-from qkv.learning import referent_sentences as r
-from qkv.learning import sentences as s
 from qkv.learning.ablation import _remove
 from qkv.learning.rollout import rollout_weights
 from qkv.learning.saved import load_model
-from qkv_site.formulas.engine import NODE
 from qkv_site.builder.learned_models import TASKS, committed_path, export, exported_model, tasks_shown, text
-from qkv_site.project import RESULTS_DIR
+from qkv_site.formulas.engine import NODE
 
-RESULTS = ROOT / RESULTS_DIR
 LIMIT = 100_000  # bytes of an exported model, gzip
 SHOWN = 5e-4  # half the last digit of a probability as the widget shows it (0.1 %)
 
@@ -29,22 +26,6 @@ SHOWN = 5e-4  # half the last digit of a probability as the widget shows it (0.1
 @pytest.fixture(scope="module")
 def exported() -> dict[str, dict]:
     return {task: export(RESULTS, task) for task in TASKS}
-
-
-def sentences() -> list[tuple[str, str, str]]:
-    """(task, sentence, what training saw of it): the article's pair, held-out and training sentences of both
-    tasks (their split as qkv.learning makes it), and forms of the reader's own."""
-    held, train = s.corpus(heldout=True).text, s.corpus(heldout=False).text
-    ref_held, ref_train = r.corpus(heldout=True), r.corpus(heldout=False).sentences.text
-    chosen = [("coreference", x, "triple") for x in (s.ARTICLE_SENTENCE, s.ARTICLE_TWIN, *held[::97])]
-    chosen += [("coreference", x, "train") for x in train[::613]]
-    chosen += [("coreference", "it was too icy because the goat didn't cross the bridge", "other")]
-    chosen += [("referent", x, "other") for x in r.PROBES]  # two nouns, no object: in neither set
-    chosen += [("referent", x, "train") for x in ref_train[::1499]]
-    chosen += [("referent", ref_held.sentences.text[i], kind) for kind in ("referent", "pair", "both")
-               for i in [j for j, k in enumerate(ref_held.kinds) if k == kind][:3]]
-    chosen += [("referent", "the box and the dog stayed on the road because it was too fragile", "other")]
-    return chosen
 
 
 def expected_cases(exported: dict[str, dict]) -> list[dict]:

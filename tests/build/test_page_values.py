@@ -1,5 +1,6 @@
 """Named values in a page's prose (qkv_site.builder.page_values): filled in from qkv_site.pages.<name>,
-and a misspelt name, a failing computation or a broken template stops the build naming the page."""
+and a misspelt name, a failing computation or a broken template stops the build naming the page; a sentence
+the data no longer support raises, naming the page and the sentence (qkv_site.content.claims)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,14 @@ import textwrap
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
+from build_support import build_site
 from mkdocs.exceptions import PluginError
+from repository import DOCS, LANGUAGES
 
-from conftest import DOCS, LANGUAGES, build_site
 from qkv_site.builder.page_values import render
+from qkv_site.content.claims import ClaimError, Claims
 from qkv_site.project import Project
 
 
@@ -103,3 +107,15 @@ def test_every_page_s_values_are_computed_from_the_project_it_is_given(values_mo
                     src_dir=tmp_path)
     assert render("{{ docs }}", {"values": "example"}, "zh/a.md", project) == "docs"
     assert render("{{ docs }}", {"values": "example"}, "zh/a.md", other) == "pages"
+
+
+# The claims helper (qkv_site.content.claims) ------------------------------------------------------
+
+
+def test_a_claim_the_data_do_not_support_raises_naming_the_page_and_the_sentence() -> None:
+    claims = Claims("p.md")
+    claims.require(2 > 1, sentence="Faster.")  # holds: nothing happens
+    with pytest.raises(ClaimError, match="p.md: the data no longer support the sentence: Faster.; checked: 2 < 1"):
+        claims.require(2 < 1, sentence="Faster.", checked="2 < 1")
+    with pytest.raises(TypeError, match="must be a bool"):
+        claims.require(np.array([True, False]), sentence="True.")  # an array's truth is not a condition

@@ -22,13 +22,13 @@ import pytest
 from qkv_site.content.claims import TooCloseToCall
 from qkv_site.content.formatting import number, percent, printable
 
-TESTS = Path(__file__).resolve().parent
-PAGES_DIR = TESTS.parent / "src" / "qkv_site" / "pages"
+SUPPORT = Path(__file__).resolve().parents[1] / "support"  # perturbed_numerics.py
+PAGES_DIR = SUPPORT.parents[1] / "src" / "qkv_site" / "pages"
 SALTS = (1, 2)  # two machines that round differently from this one, and from each other
 
 
 def perturbed(*args: str) -> Any:
-    command = [sys.executable, str(TESTS / "perturbed_numerics.py"), *args]
+    command = [sys.executable, str(SUPPORT / "perturbed_numerics.py"), *args]
     result = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, f"{' '.join(args) or 'no salt'}: the pages' values failed:\n{result.stderr[-3000:]}"
     return json.loads(result.stdout)
@@ -41,11 +41,11 @@ def values(salt: int | None) -> dict[str, Any]:
 
 
 def _deterministic_pages() -> list[str]:
-    sys.path.insert(0, str(TESTS))
+    sys.path.insert(0, str(SUPPORT))
     try:
         from perturbed_numerics import PAGES
     finally:
-        sys.path.remove(str(TESTS))
+        sys.path.remove(str(SUPPORT))
     return list(PAGES)
 
 
@@ -64,7 +64,7 @@ def test_the_perturbation_moves_the_numbers_the_pages_are_computed_from() -> Non
     raw = {}
     for salt in (None, *SALTS):
         perturb = "" if salt is None else f"p.perturb({salt});"
-        code = probe.format(tests=str(TESTS), perturb=perturb)
+        code = probe.format(tests=str(SUPPORT), perturb=perturb)
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
         assert result.returncode == 0, result.stderr
         raw[salt] = json.loads(result.stdout)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, ROOT
+from repository import DOCS, ROOT
 from qkv_site.builder.figure_markup import code_block
 from qkv_site.pages import beyond_quadratic, playground
 from qkv_site.project import Project, load_project

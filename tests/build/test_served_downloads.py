@@ -29,7 +29,7 @@ from urllib.parse import urljoin
 import numpy
 import pytest
 from bs4 import Tag
-from conftest import DOCS, LANGUAGES, ROOT
+from repository import DOCS, LANGUAGES, ROOT
 from site_pages import built_page, nav_sources, rendered
 
 from qkv.complexity import format_bytes

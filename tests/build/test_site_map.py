@@ -8,7 +8,7 @@ from urllib.parse import urljoin, urlsplit
 
 import pytest
 
-from conftest import LANGUAGES, SITE_URL
+from repository import LANGUAGES, SITE_URL
 from qkv_site.site_map import load_site_map, site_map_of
 from site_pages import SITE_MAP, parsed_page
 

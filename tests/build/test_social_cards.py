@@ -9,7 +9,7 @@ import pytest
 from bs4 import BeautifulSoup
 from PIL import Image
 
-from conftest import LANGUAGES, SITE_URL
+from repository import LANGUAGES, SITE_URL
 from qkv_site.builder import social_card
 from site_pages import built_page, nav_sources
 

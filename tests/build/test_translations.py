@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DOCS, ROOT
+from repository import DOCS, ROOT
 from qkv_site.builder.translation_notice import NOTICE_CLASS, with_notice
 from qkv_site.markdown_source import read
 from qkv_site.tools.translations import page_status, record, section_hashes, split_front_matter

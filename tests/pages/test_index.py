@@ -1,5 +1,7 @@
-"""The home page's reading path is the nav: every page of mkdocs.yml's nav but the home page, in order, with
-its nav title in each language; a page added to the nav without its line on the home page stops the build."""
+"""The home page (index.md): its reading path is the nav, every page of mkdocs.yml's nav but the home page, in
+order, with its nav title in each language (a page added to the nav without its line on the home page stops the
+build); its program computes what its prose prints, and it says, as the corrections page does, which numbers are
+measured."""
 
 from __future__ import annotations
 
@@ -9,11 +11,12 @@ from pathlib import Path
 
 import pytest
 from mkdocs.exceptions import PluginError
+from page_sources import DOCS_SRC, built_article, run_program
+from repository import DOCS, LANGUAGES, ROOT
+from site_pages import nav_sources, rendered
 
-from conftest import DOCS, ROOT
 from qkv_site.pages import index
 from qkv_site.project import Project, load_project
-from site_pages import nav_sources, rendered
 
 
 def reading_path_links(text: str) -> list[tuple[str, str]]:
@@ -53,3 +56,29 @@ def test_a_page_added_to_the_nav_without_its_line_stops_the_home_page(tmp_path: 
     assert "new.md" in [row["source"] for row in index.values(copy)["reading_path"]]
     with pytest.raises(PluginError, match=r"zh/index\.md: .*'new\.md'"):
         rendered("index.md", "zh", copy)
+
+
+# The program the page shows -----------------------------------------------------------------------
+
+
+def test_index_program_agrees_with_the_values_the_prose_prints(project: Project) -> None:
+    from qkv_site.pages.index import values
+
+    shown = values(project)
+    quick_start, printed = run_program(DOCS_SRC / "index" / "quick_start.py")
+    assert quick_start["weights"].shape == (int(shown["tokens"]),) * 2  # one row and one column per token of the example
+    assert quick_start["example"].x.shape[1] == int(shown["d_model"])
+    assert printed.strip() == str(quick_start["weights"].round(2))
+
+
+# Home and corrections: which numbers are measured -------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_home_and_corrections_say_which_numbers_are_measured(site: Path, lang: str) -> None:
+    home = built_article(site, "index.md", lang)
+    different = home.select_one("#what-is-different").find_next("p")
+    assert different.select_one('a[href*="beyond-quadratic"]'), f"{lang}: the home page names the measured page"
+    corrections = built_article(site, "corrections.md", lang).get_text(" ")
+    for old in ("每一处都在它所在的页面上用一条", "Each of these places carries an “editor's note”", "每个数字都由 `qkv`", "Every number is computed by"):
+        assert old not in corrections, f"{lang}/corrections: {old!r}"

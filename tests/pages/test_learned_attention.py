@@ -1,12 +1,15 @@
 """The page “让模型自己学会注意 / Watching a model learn to attend”: its values come from the committed runs (nothing
-is trained while the site is built), and each sentence's check fires when the results no longer support it."""
+is trained while the site is built), each sentence's check fires when the results no longer support it, and its
+programs compute the values its prose prints."""
 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Iterator
 
 import pytest
+from page_sources import DOCS_SRC, run_program
 
 from qkv.learning import sentences as s
 from qkv_site.content import learned_results
@@ -132,3 +135,43 @@ def test_the_motivation_page_s_hand_made_claim_is_checked(project: Project, monk
     monkeypatch.setattr(motivation, "it_animal_sentence", _StreetOnTop)
     with pytest.raises(ClaimError, match=r"motivation\.md.*tallest bar"):
         motivation._hand_made()
+
+
+# The programs the page shows ----------------------------------------------------------------------
+
+
+def test_learned_attention_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
+    from qkv_site.pages.learned_attention import accuracy, span, values
+
+    shown = values(project)
+    _, printed = run_program(DOCS_SRC / "learned-attention" / "how_computed.py")
+    lines = printed.splitlines()
+    low, high = (float(x) for x in re.findall(r"seeds: (\S+) to (\S+)$", lines[0])[0])
+    assert span([low, high]) == shown["runs"]["baseline"]["range"]
+    assert lines[1].split() == ["layer", "1", "cross", shown["looks"]["layer1_cross"], "animal:", shown["looks"]["layer2_animal"]]
+    assert lines[2].split() == ["layer", "2", "tired", shown["looks"]["layer2_adjective"], "animal:",
+                                shown["looks"]["layer2_animal"]]
+
+    for program in ("scaling.py", "variants.py"):
+        _, printed = run_program(DOCS_SRC / "learned-attention" / program)
+        for line in printed.splitlines():
+            name, finals = (part.strip() for part in line.split("|")[:2])
+            low, high = (float(x) for x in re.findall(r": (\S+) to (\S+)$", finals)[0])
+            assert span([low, high]) == shown["runs"][name]["range"], name
+            if "median:" in line:
+                assert accuracy(float(line.rsplit(" ", 1)[1])) == shown["runs"][name]["median"], name
+
+    _, printed = run_program(DOCS_SRC / "learned-attention" / "exercise_1.py")
+    resolved = re.findall(r"-> (\w+)$", printed, re.MULTILINE)
+    tops = re.findall(r"^ layer (\d) (\S+) (\S+)$", printed, re.MULTILINE)
+    assert resolved == [row["resolved"] for row in shown["exercise_1"]]
+    assert [(word, w) for _, word, w in tops] == [
+        pair for row in shown["exercise_1"] for pair in ((row["top_1"], row["top_1_w"]), (row["top_2"], row["top_2_w"]))]
+
+    _, printed = run_program(DOCS_SRC / "learned-attention" / "exercise_2.py")
+    truth = ["animal", "street", "animal", "street"]
+    lines = printed.splitlines()
+    answers = [line.split(" | ")[1] for line in lines[:4]]
+    assert str(sum(a == t for a, t in zip(answers, truth, strict=True))) == shown["exercise_2"]["two_right"]
+    one_layer = [float(x) for x in lines[4].split("[")[1].strip("]").split(",")]
+    assert span(one_layer) == shown["one_layer"]["range"]

@@ -1,17 +1,20 @@
-"""The notebooks: committed without outputs, executed at build time and published as pages, not JSON."""
+"""The notebook page (notebook.ipynb, both languages): committed without outputs, executed at build time and
+published as a page, not JSON; its exercise changes what it says, and its printed numbers read cleanly."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
-
-from conftest import DOCS, LANGUAGES
-from qkv.examples import worked_example
+from page_sources import built_article, notebook_cells
+from repository import DOCS, LANGUAGES
 from site_pages import built_path
+
+from qkv.examples import worked_example
 
 NOTEBOOKS = sorted(DOCS.glob("*/*.ipynb"))
 
@@ -49,3 +52,24 @@ def test_the_notebook_page_offers_the_ipynb_for_download(site: Path, lang: str) 
     links = [a["href"] for a in BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select("a[href$='.ipynb']")]
     assert links, "no download link to the notebook"
     assert all((page.parent / href).resolve().is_file() for href in links), links
+
+
+# The notebook's exercise and its printed numbers --------------------------------------------------
+
+
+def test_the_notebook_exercise_changes_only_one_dot_product() -> None:
+    w_q = worked_example().w_q.copy()
+    w_q[0] = [0, 1, 1]
+    before, after = worked_example().scores[0], worked_example(w_q=w_q).scores[0]
+    assert before[0] == after[0] and before[1] != after[1], "only the dot product with the Key of “love” changes"
+    for lang, old in (("zh", "它和两个 Key 的点积也就变了"), ("en", "its dot products with both Keys changed")):
+        cells = notebook_cells(lang)
+        assert not any(old in cell for cell in cells), f"{lang}/notebook.ipynb still says both dot products change"
+        assert any("changed.scores[0]" in cell for cell in cells), f"{lang}/notebook.ipynb: the exercise cell prints the scores"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_notebook_prints_no_space_before_a_closing_bracket(site: Path, lang: str) -> None:
+    outputs = " ".join(node.get_text() for node in built_article(site, "notebook.ipynb", lang).select(".jp-OutputArea"))
+    assert "0.64" in outputs, f"{lang}: the notebook's outputs were not found"
+    assert not re.search(r"\d [)）]", outputs), f"{lang}: a printed number is followed by a space and a bracket"

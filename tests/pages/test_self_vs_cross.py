@@ -1,5 +1,6 @@
 """The page “Self-Attention vs Cross-Attention”: its figure's alt text says only what the weights drawn
-show, its caption's diagonal and exercise 2's shares are checked against the weights."""
+show, its caption's diagonal and exercise 2's shares are checked against the weights, and its programs compute
+the values its prose prints."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import re
 
 import numpy as np
 import pytest
+from page_sources import DOCS_SRC, run_program
+from repository import the_project
+from site_pages import rendered
 
-from conftest import the_project
 from qkv_site.content.claims import ClaimError
 from qkv_site.pages import self_vs_cross
-from site_pages import rendered
+from qkv_site.project import Project
 
 
 def alt_text(lang: str) -> str:
@@ -54,3 +57,24 @@ def test_a_mask_that_hides_nothing_stops_exercise_2(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(self_vs_cross, "causal_mask", lambda n: np.ones((n, n), dtype=bool))
     with pytest.raises(ClaimError, match=r"self-vs-cross.md: .*love no longer sees cats"):
         self_vs_cross._exercise_2()
+
+
+# The programs the page shows ----------------------------------------------------------------------
+
+
+def test_self_vs_cross_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
+    from qkv import causal_mask
+    from qkv_site.content.formatting import percent
+    from qkv_site.pages.self_vs_cross import values
+
+    shown = values(project)["exercise_2"]
+    exercise_2, _ = run_program(DOCS_SRC / "self-vs-cross" / "exercise_2.py")
+    tokens = exercise_2["encoder"].tokens
+    love = tokens.index("love")
+    for name, row in (("unmasked", exercise_2["encoder"].weights[love]), ("masked", exercise_2["masked"][love])):
+        assert [(s.token, s.share) for s in shown[name]] == [(t, percent(w)) for t, w in zip(tokens, row, strict=True)]
+    exercise_1, printed = run_program(DOCS_SRC / "self-vs-cross" / "exercise_1.py")
+    rows, columns = exercise_1["x_decoder"].shape[0], exercise_1["x_encoder"].shape[0]
+    assert exercise_1["weights"].shape == (rows, columns) and printed.split("\n")[1] == "True"
+    _, printed = run_program(DOCS_SRC / "self-vs-cross" / "causal_mask.py")
+    assert printed.strip() == str(causal_mask(4).astype(int))

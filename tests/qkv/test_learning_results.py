@@ -16,7 +16,7 @@ import time
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from repository import ROOT
 
 from qkv.learning import load_model, model_data, train_coreference
 from qkv.learning.findings import FINDINGS, evaluate

@@ -1,4 +1,5 @@
-"""The Chinese pages carry the whole article: its headings, its display formulas and its sentences."""
+"""The Chinese pages carry the whole article: its headings, its display formulas and its sentences, and the built
+pages print the article's sentences without unmarked additions."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
-
 from article_support import TEX_WORD, article_text, squeeze
+from bs4 import BeautifulSoup
+from page_sources import built_article
 from site_pages import built_path, nav_sources
 
 # The article is plain text; these are its headings, in its order (each is checked to be a line of it).
@@ -103,3 +104,46 @@ def test_every_sentence_of_the_article_is_on_the_chinese_pages(zh_pages: list[Be
     assert not stale, f"these corrections are not (or no longer) needed: {stale}"
     missing = [s for s in sentences if len(s) >= 6 and s not in site_text and s not in CORRECTED]
     assert not missing, f"{len(missing)} sentences of the article are not on the Chinese pages, e.g.:\n" + "\n".join(missing)
+
+
+# The article's sentences as the built pages print them --------------------------------------------
+
+
+def plain(node) -> str:
+    """A paragraph's letters and digits, each formula read back as its TeX without control words."""
+    node = BeautifulSoup(str(node), "html.parser")
+    for formula in node.select("mjx-container"):
+        formula.replace_with(formula.select_one('annotation[encoding="application/x-tex"]').get_text())
+    return squeeze(TEX_WORD.sub("", node.get_text()))
+
+
+def paragraph_starting(page: BeautifulSoup, start: str) -> str:
+    for node in page.select("p, li"):
+        if plain(node).startswith(squeeze(start)):
+            return plain(node)
+    raise AssertionError(f"no paragraph starts with {start!r}")
+
+
+def test_the_article_s_sentences_carry_no_unmarked_additions(site: Path) -> None:
+    kept = {  # page: (how the paragraph starts, the article's whole sentence)
+        "intuition.md": ("Self-Attention 的核心公式是", "Self-Attention 的核心公式是："),
+        "summary.md": ("注意力矩阵不对称", "注意力矩阵不对称：因为 $W_Q \\neq W_K$，自然语言关系是有向图。"),
+        "worked-example.md": ("用第一行", "用第一行 $[1.15, 0.58]$ 走一遍："),
+    }
+    article_words = squeeze(TEX_WORD.sub("", article_text()))
+    for page, (start, sentence) in kept.items():
+        expected = squeeze(TEX_WORD.sub("", sentence))
+        assert expected in article_words, f"not the article's sentence: {sentence}"
+        found = paragraph_starting(built_article(site, page, "zh"), start)
+        assert found == expected, f"zh/{page}: the article's sentence gained words: {found}"
+    assert "128K" in paragraph_starting(built_article(site, "complexity.md", "zh"), "当上下文长度从"), "the article writes 128K"
+    english = {
+        "intuition.md": ("The core formula of self-attention", "The core formula of self-attention is:"),
+        "summary.md": ("The attention matrix is not symmetric", None),
+        "worked-example.md": ("Let's walk through the first row", None),
+    }
+    for page, (start, whole) in english.items():
+        found = paragraph_starting(built_article(site, page, "en"), start)
+        assert whole is None or found == squeeze(whole), f"en/{page}: {found}"
+        assert not any(word in found for word in ("rounded", "callsit", "softmax")), f"en/{page}: {found}"
+    assert "128K" in paragraph_starting(built_article(site, "complexity.md", "en"), "As the context length grows")

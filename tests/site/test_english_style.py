@@ -1,4 +1,4 @@
-"""The English pages follow the mechanical rules of the style sheet (tests/english_style.md)."""
+"""The English pages follow the mechanical rules of the style sheet (tests/support/english_style.md)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-
 from english_style import lower_case_roles, miscapitalised, symbols_in_sentence, wrong_spellings
+from page_sources import notebook_cells, source
 from site_pages import built_page, nav_sources
 
 # Pages whose text is being rewritten as a whole: the rule on Query, Key and Value applies to them once that is done.
@@ -79,3 +79,9 @@ def test_no_wrong_spellings(site: Path, source: str) -> None:
 
 def test_scaled_dot_product_attention_is_named_where_the_formula_is_introduced(english_pages: dict[str, list[str]]) -> None:
     assert any("scaled dot-product attention" in sentence for sentence in english_pages["intuition.md"])
+
+
+def test_english_step_names_follow_the_style_sheet() -> None:
+    for old in ('"Step 3: scaling"', '"Step 4: softmax"'):
+        assert old not in source("en", "complexity.md")
+    assert not any("Steps 2 to 4: scores, scaling, softmax" in cell for cell in notebook_cells("en"))

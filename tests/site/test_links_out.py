@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from fontTools.ttLib import TTFont
 
-from conftest import DOCS, LANGUAGES, ROOT, SITE_URL, build_site
+from build_support import build_site
+from repository import DOCS, LANGUAGES, ROOT, SITE_URL
 from learned_print_support import LEARNED, TASKS, figure_path, figure_texts
 from qkv_site.builder.emoji_font import SITE_PATH, emoji_in
 from qkv_site.builder.learned_print import LABELS

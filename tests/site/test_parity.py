@@ -1,4 +1,5 @@
-"""zh/en parity: every page pair has the same skeleton, in the sources and in the built HTML."""
+"""zh/en parity: every page pair has the same skeleton, in the sources and in the built HTML, and a page titled
+like its heading in Chinese is titled so in English."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
+from repository import DOCS
+from site_pages import SITE_MAP, built_page, built_path, nav_sources, parsed_page
 
-from conftest import DOCS
 from qkv_site.markdown_source import read
-from site_pages import SITE_MAP, built_path, parsed_page
 
 MARKDOWN_PAGES = SITE_MAP.markdown_pages
 
@@ -62,3 +63,20 @@ def test_built_pages_have_the_same_skeleton(site: Path, source: str) -> None:
 def test_every_language_folder_has_the_same_files() -> None:
     files = {lang: sorted(p.relative_to(DOCS / lang).as_posix() for p in (DOCS / lang).rglob("*") if p.is_file() and "figures" not in p.parts) for lang in ("zh", "en")}
     assert files["zh"] == files["en"]
+
+
+# Titles -------------------------------------------------------------------------------------------
+
+
+def test_a_page_titled_like_its_heading_in_chinese_is_titled_so_in_english(site: Path) -> None:
+    def titles(page: str, lang: str) -> tuple[str, str]:
+        soup = built_page(site, page, lang)
+        nav_title = soup.title.get_text().rsplit(" - ", 1)[0]
+        heading = soup.select_one("article h1").get_text().replace("¶", "").strip()
+        return nav_title, heading
+
+    for page in nav_sources():
+        zh_title, zh_heading = titles(page, "zh")
+        if zh_title == zh_heading:
+            en_title, en_heading = titles(page, "en")
+            assert en_title == en_heading, f"{page}: the English page has two titles, {en_title!r} and {en_heading!r}"

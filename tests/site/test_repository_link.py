@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO_NAME, REPO_URL, ROOT
+from repository import REPO_NAME, REPO_URL, ROOT
 from site_pages import built_page, nav_sources
 
 

@@ -1,4 +1,5 @@
-"""Checks of the built HTML that a strict build does not make: pages, math, hosts, languages, anchors."""
+"""Checks of the built HTML that a strict build does not make: pages, math, hosts, languages, anchors, and step
+names that are words, not code identifiers."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from urllib.parse import urljoin, urlparse
 
 import pytest
 from bs4 import BeautifulSoup
-
-from conftest import LANGUAGES, SITE_URL
+from page_sources import built_article
+from repository import LANGUAGES, SITE_URL
 from site_pages import SITE_MAP, built_path, is_pdf_edition, nav_sources, page_url, parsed_page
 
 PAGES = nav_sources()
@@ -41,7 +42,7 @@ def test_every_nav_page_is_built_in_both_languages(site: Path, source: str, lang
 def test_no_page_carries_the_tests_code_block_marks(site: Path) -> None:
     # <!--pytest.mark.skip(reason=…)--> and <!--pytest-codeblocks:…--> are for the tests, which read the
     # Markdown; the sources have them (or this would check nothing), the served HTML does not.
-    sources = [path.read_text(encoding="utf-8") for path in (Path(__file__).parent.parent / "docs").rglob("*.md")]
+    sources = [path.read_text(encoding="utf-8") for path in (Path(__file__).parents[2] / "docs").rglob("*.md")]
     assert any("<!--pytest.mark." in text for text in sources)
     pages = sorted(site.rglob("*.html"))
     assert len(pages) >= 2 * len(PAGES)
@@ -71,7 +72,7 @@ def test_no_table_is_left_as_text(site: Path, source: str, lang: str) -> None:
 @pytest.mark.parametrize("source", PAGES)
 def test_no_raw_tex_in_the_built_page(site: Path, source: str, lang: str) -> None:
     # Formulas are typeset when the site is built: the TeX survives only as the MathML's hidden
-    # x-tex annotation. tests/test_browser_static_math.py checks the pages in a browser.
+    # x-tex annotation. tests/browser/test_browser_static_math.py checks the pages in a browser.
     soup = parse(built_path(site, source, lang))
     for node in soup.select("annotation, pre, code, script, style"):
         node.decompose()
@@ -172,7 +173,7 @@ def test_internal_links_and_anchors_resolve(site: Path) -> None:
             target = Path(target_url.path)
             if target.is_dir():
                 target = target / "index.html"
-            if not target.exists() and not is_pdf_edition(site, target):  # made after the build: tests/test_pdf.py
+            if not target.exists() and not is_pdf_edition(site, target):  # made after the build: tests/browser/test_pdf.py
                 broken.append(f"{page.relative_to(site)} → {href}")
             elif target_url.fragment and target.suffix == ".html" and target_url.fragment not in ids_of(target):
                 broken.append(f"{page.relative_to(site)} → {href} (no such anchor)")
@@ -213,3 +214,13 @@ def test_every_figure_image_is_lazy_and_sized_as_its_file(site: Path, source: st
         drawn = [round(float(svg.get(side, "").removesuffix("pt")) * 4 / 3) for side in ("width", "height")]  # 1 pt = 4/3 px
         shown = [int(str(image.get(side, "0"))) for side in ("width", "height")]
         assert shown == drawn, f"{source} ({lang}): {src} has width × height {shown}, its file {drawn}"
+
+
+# Step names are words, not code identifiers -------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("page", ["complexity.md", "summary-flow.md"])
+def test_no_code_identifier_is_printed_as_a_name(site: Path, page: str, lang: str) -> None:
+    items = [li for li in built_article(site, page, lang).select("li") if li.contents and getattr(li.contents[0], "name", None) == "code"]
+    assert not items, f"{lang}/{page}: list items named by code identifiers: {[li.get_text()[:40] for li in items]}"

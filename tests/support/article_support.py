@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import ROOT
+from repository import ROOT
 
 SHARED_SEED = ROOT.parent / "shared" / "seed" / "000_f652232f3c03d44b.txt"
 KEPT_COPY = ROOT / "tests" / "data" / "article.zh.txt"

@@ -12,8 +12,8 @@ from qkv_site.tools.local_browser import CHROMIUM, SiteServer
 from qkv_site.tools.local_browser import launch_chromium as launch
 
 INSTALL_HINT = "sudo apt-get install chromium fonts-noto-cjk"
-__all__ = ["CHROMIUM", "CLIPBOARD", "DESKTOP", "PHONE", "READY_JS", "TIMEOUT_MS", "LocalOnly", "SiteServer", "Tabs", "browser_unavailable",
-           "click_in_place", "launch"]
+__all__ = ["CHROMIUM", "CLIPBOARD", "CPU_SLOWDOWN", "DESKTOP", "PHONE", "READY_JS", "TIMEOUT_MS", "WAIT_MS", "LocalOnly", "SiteServer", "Tabs",
+           "browser_unavailable", "click_in_place", "launch", "wait_until"]
 
 # The two windows every browser test looks through: a laptop, and a phone (an iPhone's CSS pixels).
 DESKTOP = {"width": 1280, "height": 900}
@@ -22,6 +22,8 @@ PHONE = {"width": 375, "height": 812}
 # phone would): a race between the page's scripts that a fast machine always wins shows up there.
 CPU_SLOWDOWN = float(os.environ.get("QKV_CPU_SLOWDOWN", "1"))
 TIMEOUT_MS = round(20_000 * CPU_SLOWDOWN)  # Playwright's own wait for one action (a click, a selector) before it fails
+# The cap of every wait for a condition (`wait_until`): it only stops a hang, the waits are for conditions.
+WAIT_MS = round(60_000 * CPU_SLOWDOWN)
 CLIPBOARD = ["clipboard-read", "clipboard-write"]  # for a tab whose test copies a link and reads it back
 
 
@@ -51,6 +53,18 @@ READY_JS = """async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }"""
+
+
+def wait_until(page, js: str, what: str, arg=None, polling="raf") -> None:  # type: ignore[no-untyped-def]
+    """Wait for the JavaScript condition ``js`` to hold on ``page``; at the cap (``WAIT_MS``, which grows with
+    QKV_CPU_SLOWDOWN), fail naming what was waited for."""
+    import pytest
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function(js, arg=arg, polling=polling, timeout=WAIT_MS)
+    except PlaywrightTimeout:
+        pytest.fail(f"waited {WAIT_MS // 1000} s for {what}, in vain ({page.url})", pytrace=False)
 
 
 def click_in_place(page, selector: str) -> None:

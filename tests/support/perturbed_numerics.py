@@ -1,6 +1,6 @@
 """Every deterministic page's values, computed as another machine might: exp, log and matmul off by 1–2 ulps.
 
-Run as a program in a fresh process (``python tests/perturbed_numerics.py [--salt N]``), it prints the
+Run as a program in a fresh process (``python tests/support/perturbed_numerics.py [--salt N]``), it prints the
 values of every page as JSON. With ``--salt`` it first moves every result of ``np.exp``, ``np.log``,
 ``np.log2``, ``np.matmul``, the ``@`` operator, ``math.exp`` and ``math.log`` by -2, -1, +1 or +2 units in
 the last place. The move is chosen from the bits of the result and the salt, so the same call gives the
@@ -9,7 +9,7 @@ same result every time, as a real machine's kernel does; two salts are two diffe
 loaded with each ``a @ b`` rewritten as a call to the perturbed matmul (an import hook, installed before
 any of them is imported).
 
-`tests/test_numerics.py` compares the output of the salts with the plain one: a page whose printed
+`tests/build/test_perturbed_numerics.py` compares the output of the salts with the plain one: a page whose printed
 strings change, or that raises, depends on the last bits of a float.
 """
 
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # tests/support/ → the checkout
 # The pages whose numbers are computed at build time.
 PAGES = ("asymmetry", "beyond_quadratic", "complexity", "intuition", "self_vs_cross", "summary_flow", "why_sqrt_dk",
          "why_three_matrices", "worked_example", "playground", "learned_attention", "motivation")

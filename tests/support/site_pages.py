@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bs4 import BeautifulSoup
 
-from conftest import DOCS, LANGUAGES, ROOT
+from repository import DOCS, LANGUAGES, ROOT
 from qkv_site.markdown_source import parse
 from qkv_site.project import Project
 from qkv_site.tools.pdf import pdf_path
@@ -58,7 +58,7 @@ def expected_formulas(site: Path, lang: str, source: str) -> int:
 
 def is_pdf_edition(site: Path, target: Path) -> bool:
     """Whether ``target`` is one of the PDFs that ``python -m qkv_site.tools.pdf`` writes into the built site
-    after ``mkdocs build`` (the home pages link them; tests/test_pdf.py makes them and follows those links)."""
+    after ``mkdocs build`` (the home pages link them; tests/browser/test_pdf.py makes them and follows those links)."""
     return target in {pdf_path(site, lang) for lang in LANGUAGES}
 
 
