@@ -16,7 +16,7 @@ whole training rerun in a child process with OPENBLAS_CORETYPE set; default Pres
 x86-64 kernel, whose sums are ordered differently from the AVX2/AVX-512 ones); `robust` marks the
 findings that hold in every seed on every one of those kernels. The shown seed's (0) baseline
 and referent models are written in full (`qkv.learning.saved.model_data`) with the held-out count
-and the two probe sentences' attention they must reproduce. tests/test_learning_results.py
+and the two probe sentences' attention they must reproduce. tests/qkv/test_learning_results.py
 retrains two seeds and checks the robust findings on the machine that runs it.
 """
 

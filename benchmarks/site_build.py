@@ -31,7 +31,7 @@ Full run:
    every lazy figure is fetched, its widgets drawn, the learned-attention widget's models fetched),
    every file it requested counted at its gzip -9 size, by category
    (`qkv_site.tools.page_weight`), beside the page's target and the budget
-   tests/test_browser_page_weight.py holds it to (the target, or for a page over it what it weighs
+   tests/browser/test_browser_page_weight.py holds it to (the target, or for a page over it what it weighs
    today). The site is built with the environment the script runs in (the deploy workflow's
    REPO_URL adds the header's repository link, about 0.6 KB). The sizes are read from the built
    files, so the same site weighs the same on every run. With --quick, the worked-example and

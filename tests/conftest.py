@@ -1,30 +1,19 @@
-"""Shared fixtures: the repository's paths and one strict build of the site per test session."""
+"""The suite's fixtures and hooks: the layer of each test, the order files are handed to the workers, one
+strict build of the site per session, Chromium and its tabs. The constants and helpers the tests import are in
+tests/support/ (repository.py, build_support.py, browser_support.py, …), which pyproject.toml puts on the path."""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from build_support import SITE_BUILD, build_site, shared_folder
+from repository import ROOT, SITE_URL, the_project
 
-from qkv_site.project import Project, load_project
-
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
-LANGUAGES = load_project(ROOT / "mkdocs.yml").languages  # the i18n plugin's, the default first
-# The tests build the site as the deploy workflow does: for its published address, a sub-path as
-# GitHub Pages serves a project site (/<repo>/), and with the repository it comes from. The served
-# copy (``server``) is on 127.0.0.1 under the same sub-path; no page may name that address.
-SITE_URL = "https://example.org/qkv-site/"
-REPO_URL = "https://github.com/example/qkv-site"
-REPO_NAME = "example/qkv-site"
-# What a build reads from its environment (mkdocs.yml's !ENV), which a build without them must not see.
-DEPLOY_ENV = {"SITE_URL": SITE_URL, "REPO_URL": REPO_URL, "REPO_NAME": REPO_NAME}
-
+from qkv_site.project import Project
 
 # The three layers of the suite (markers declared in pyproject.toml). A test is in the layer of the
 # heaviest thing it needs: Chromium (the ``browser`` fixture, or the PDFs made with it), else a built
@@ -42,7 +31,7 @@ OWN_BUILD_FIXTURES = {"plain_site"}  # a whole build besides the session's
 # two end: the longest file first (its worker builds the site for both), the unit files next (the other
 # worker runs them while the site is built), then the browser files and last the built-HTML files;
 # within a layer, the files that make a build of their own first, then those with more tests.
-FIRST_FILE = "tests/test_browser.py"
+FIRST_FILE = "tests/browser/test_browser.py"
 LAYERS = ("unit", "build", "browser")  # lightest to heaviest: a file is in the layer of its heaviest test
 POSITION = {"unit": 1, "browser": 2, "build": 3}  # where a layer's files go in the order
 
@@ -72,52 +61,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: rank(item.nodeid.split("::")[0]))  # stable: each file keeps its own order
 
 
-def build_site(site_dir: Path, config: Path = ROOT / "mkdocs.yml", deploy_env: bool = True,
-               machine: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``mkdocs build --strict`` into ``site_dir`` (with ``deploy_env``: as the deploy workflow
-    does, else as a plain ``mkdocs build``; with ``machine``: these variables set, to compute as another
-    machine would); return the finished process."""
-    env = {key: value for key, value in os.environ.items() if key not in DEPLOY_ENV}
-    env |= {"NO_MKDOCS_2_WARNING": "1"} | (DEPLOY_ENV if deploy_env else {}) | (machine or {})
-    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--config-file", str(config), "--site-dir", str(site_dir)]
-    return subprocess.run(command, cwd=config.parent, env=env, capture_output=True, text=True, timeout=900)
-
-
-# What a copy of the checkout leaves out: caches and build outputs, so that a build of it starts clean.
-NOT_COPIED = {".git", ".venv", "site", ".cache", ".hypothesis", ".pytest_cache", ".mypy_cache", "__pycache__", "node_modules"}
-
-
-def copy_checkout(destination: Path) -> Path:
-    """A copy of the checkout without its caches and build outputs; returns the copy's mkdocs.yml."""
-    import shutil
-
-    def ignore(folder: str, names: list[str]) -> set[str]:
-        return {name for name in names if name in NOT_COPIED or name.endswith(".egg-info")}
-
-    shutil.copytree(ROOT, destination, symlinks=True, ignore=ignore)
-    return destination / "mkdocs.yml"
-
-
-def the_project() -> Project:
-    """The project's paths as the build sees them: loaded from the repository's mkdocs.yml (once per process)."""
-    return load_project(ROOT / "mkdocs.yml")
-
-
 @pytest.fixture(scope="session")
 def project() -> Project:
     """`the_project`, for a test that asks for it by name."""
     return the_project()
-
-
-# Whether the repository's build cache (.cache/) was there before the session's build: that build was
-# then a cached one, else a clean one (tests/test_browser.py's second build is the other kind).
-SITE_BUILD = {"cached": False}
-
-
-def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder every worker of this run shares (pytest-xdist gives each its own basetemp below it)."""
-    basetemp = tmp_path_factory.getbasetemp()
-    return basetemp.parent if os.environ.get("PYTEST_XDIST_WORKER") else basetemp
 
 
 @pytest.fixture(scope="session")
@@ -193,7 +140,7 @@ def page(tabs, server):
     assert not foreign, f"requests to other hosts: {foreign}"
 
 
-# pytest-xdist: what each worker's browser tests report (tests/test_browser.py's Report), printed by the controller.
+# pytest-xdist: what each worker's browser tests report (tests/browser/test_browser.py's Report), printed by the controller.
 WORKER_REPORTS: list[list[str]] = []
 
 

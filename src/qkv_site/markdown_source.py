@@ -10,7 +10,7 @@ extensions the site uses, which plain CommonMark does not know:
 Their body is indented by four spaces under the marker, as Python-Markdown reads it: the body goes
 on over blank lines and ends at the first line indented less. CommonMark alone would read a fence
 indented by four spaces as an indented code block, and the program inside as no fence at all.
-``tests/test_markdown_source.py`` holds the fences found here equal to those pymdownx renders.
+``tests/build/test_markdown_source.py`` holds the fences found here equal to those pymdownx renders.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 // The learned model's forward pass in JavaScript (docs/assets/javascripts/learned/model.js) against numpy.
-// tests/test_learned_widget_model.py writes what qkv.learning computes into a JSON file and runs this test
+// tests/build/test_learned_widget_model.py writes what qkv.learning computes into a JSON file and runs this test
 // with QKV_LEARNED_EXPECTED set to it; run on its own (node --test tests/js/), it has nothing to compare.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { decoded, heldout, matchFrame, resolve, run, sentenceOf, tokens } from "../../docs/assets/javascripts/learned/model.js";
 
 const path = process.env.QKV_LEARNED_EXPECTED;
-const skip = path ? false : "QKV_LEARNED_EXPECTED is not set (tests/test_learned_widget_model.py sets it)";
+const skip = path ? false : "QKV_LEARNED_EXPECTED is not set (tests/build/test_learned_widget_model.py sets it)";
 const expected = path ? JSON.parse(readFileSync(path, "utf-8")) : { models: {}, cases: [] };
 // the models as the page's files hold them (integer weights), read as the widget reads them
 for (const [task, file] of Object.entries(expected.models)) expected.models[task] = decoded(file);

@@ -176,7 +176,7 @@ COPIED_TEMPLATES = (
 
 # qkv's own reach, into the OpenBLAS bundled with numpy (its thread count, by ctypes), is recorded in qkv itself,
 # which imports nothing of the site: `qkv._threads.OPENBLAS_REACH` names the numpy it was written for, and
-# tests/test_threads.py checks it. Listed here so that this file stays the one place to look for every reach.
+# tests/qkv/test_threads.py checks it. Listed here so that this file stays the one place to look for every reach.
 QKV_REACHES = ("qkv._threads.OPENBLAS_REACH",)
 
 # traitlets 5.16.1: each class keeps the initial values of its traits, copied when the class was made.

@@ -17,7 +17,7 @@ SOURCE_LABEL = {"zh": "绘图代码", "en": "Figure code"}
 IN_REPOSITORY = {"zh": "仓库里的这个文件", "en": "This file in the repository"}
 COLON = {"zh": "：", "en": ": "}
 def source_path(name: str) -> Path:
-    """The module that draws figure `name`: qkv_site.figures.<name> (tests/test_figures.py checks that
+    """The module that draws figure `name`: qkv_site.figures.<name> (tests/build/test_figures.py checks that
     each figure is drawn by the module of its name). It is found without importing it, so a build whose
     figures are current never loads matplotlib for its code."""
     spec = importlib.util.find_spec(f"qkv_site.figures.{name}") if name.isidentifier() else None

@@ -84,7 +84,7 @@ LABELS: dict[str, dict[str, str]] = {
 }
 PRINT_CLASS = "qkv-learned-print"
 # The widget's heat ramp in the light scheme, 0 → 0.5 → 1 (figures/style.py LIGHT.heat, which playground.css
-# repeats; tests/test_learned_print.py checks that they agree): written out here so that a build with no
+# repeats; tests/build/test_learned_print.py checks that they agree): written out here so that a build with no
 # figure to draw still does not import matplotlib.
 HEAT = ("#f3f0fa", "#c5b6ea", "#9777dc")
 INK, MUTED, RULE = "#212121", "#616161", "#9e9e9e"

@@ -33,7 +33,7 @@ def draw(theme: Theme, lang: str, project: Project) -> Figure:
         bottom.plot(study.d_k, study.jacobian_norm[strategy], **style)
 
     # Where the largest weight can go: 1 (one-hot) and 1/n_keys (uniform). Every label sits in an
-    # empty band, clear of the curves (tests/test_figure_legibility.py checks no text or legend
+    # empty band, clear of the curves (tests/build/test_figure_legibility.py checks no text or legend
     # touches a line): "one-hot" above its line, "uniform" and "no focus" below the uniform line,
     # where the d_k curve flattens onto it from above.
     top.axhline(1.0, color=theme.muted, linestyle=":", linewidth=1.2)

@@ -36,7 +36,7 @@ def draw(theme: Theme, lang: str, project: Project) -> Figure:
     ax.plot(ns, tiled, color=TILED_COLOR, marker="D", markersize=5, label=t["tiled"].format(block=results["block_size"]))
     # The gap at the largest n: an arrow from the tiled peak up to the ordinary one, and the numbers
     # under its foot, in three short lines in the empty corner below the tiled line (nothing crosses
-    # them: tests/test_figure_legibility.py checks that no text or legend touches a line).
+    # them: tests/build/test_figure_legibility.py checks that no text or legend touches a line).
     last = rows[-1]
     ax.annotate("", xy=(last["n"], last["naive_peak_bytes"]), xytext=(last["n"], last["tiled_peak_bytes"]),
                 arrowprops=dict(arrowstyle="<->", color=theme.muted, linewidth=1.2, shrinkA=6, shrinkB=6))

@@ -31,7 +31,7 @@ from qkv_site.project import Project
 PAGE = "why-sqrt-dk.md"
 D_KS_TABLE = (1, 8, 64, 512)  # the variance table
 # The d_k of the figure the gradient-region note describes: qkv_site.figures.softmax_saturation.D_KS (held equal by
-# tests/test_docs_src.py), not imported from there, so that a build with no figure to draw does not load matplotlib.
+# tests/pages/test_why_sqrt_dk.py), not imported from there, so that a build with no figure to draw does not load matplotlib.
 D_KS_FIGURE = tuple(2**i for i in range(11))  # 1 … 1024
 SEED = 0  # every draw of the page
 N_PAIRS = 20_000  # the page says “twenty thousand pairs” in words

@@ -6,7 +6,7 @@ widgets draw themselves (the learned-attention widget fetches its model). Every 
 browser asked for is then counted at its gzip -9 size (already compressed files, woff and png, as
 they are), by category. The sizes are read from the built files, not timed, so a page weighs the
 same on every run: ``benchmarks/site_build.py`` prints them beside their targets and budgets, and
-``tests/test_browser_page_weight.py`` holds every page to its budget: its target, or, for a page
+``tests/browser/test_browser_page_weight.py`` holds every page to its budget: its target, or, for a page
 over its target, what it weighs today.
 
     from qkv_site.tools.page_weight import measure_site

@@ -1,0 +1,189 @@
+"""The build-time figures: every file is there, valid, stable, cached, and drawn with real CJK glyphs."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from fontTools.pens.recordingPen import RecordingPen
+from fontTools.ttLib import TTCollection, TTFont
+from matplotlib.figure import Figure
+
+from repository import LANGUAGES
+from qkv_site.figures import fonts
+from qkv_site.figures.labels import LABELS, text
+from qkv_site.figures.registry import FIGURES, SCHEMES, STAMP, MissingGlyphError, render_all, render_svg
+from qkv_site.figures.style import Theme
+from qkv_site.project import Project
+
+EXPECTED = [(lang, name, scheme) for lang in LANGUAGES for name in FIGURES for scheme in SCHEMES]
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory, project: Project) -> tuple[Path, list[Path]]:
+    """A folder with every figure rendered once, and the list render_all returned."""
+    docs = tmp_path_factory.mktemp("figures")
+    return docs, render_all(docs, project)
+
+
+def figure_path(docs: Path, lang: str, name: str, scheme: str) -> Path:
+    return docs / lang / "figures" / f"{name}.{scheme}.svg"
+
+
+def test_every_figure_is_written_in_both_languages_and_schemes(rendered):
+    docs, written = rendered
+    expected = {figure_path(docs, *key) for key in EXPECTED}
+    assert set(written) == expected
+    assert set(docs.rglob("*.svg")) == expected
+
+
+@pytest.mark.parametrize(("lang", "name", "scheme"), EXPECTED)
+def test_figure_is_valid_svg_without_a_date(rendered, lang, name, scheme):
+    content = figure_path(rendered[0], lang, name, scheme).read_bytes()
+    root = ET.fromstring(content)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert b"dc:date" not in content and b"dc:creator" not in content
+    assert f"{fonts.POSTSCRIPT_NAME}-".encode() in content  # text drawn as glyphs of the figure font
+    assert len(content) < 150_000
+
+
+def test_second_call_is_cached_and_writes_nothing(rendered, project):
+    docs, _ = rendered
+    before = {path: path.stat().st_mtime_ns for path in docs.rglob("*.svg")}
+    assert render_all(docs, project) == []
+    assert {path: path.stat().st_mtime_ns for path in docs.rglob("*.svg")} == before
+
+
+def test_rendering_again_gives_identical_bytes(rendered, site, project):
+    # The strict build of the site drew every figure into .cache/figures/ in its own process; this
+    # module drew them again in another: the bytes are the same.
+    docs, _ = rendered
+    from qkv_site.builder.plugin import CACHE
+
+    built = project.root / CACHE / "figures"
+    ours = {path.relative_to(docs): path.read_bytes() for path in docs.rglob("*.svg")}
+    theirs = {path.relative_to(built): path.read_bytes() for path in built.rglob("*.svg")}
+    assert ours.keys() == theirs.keys()
+    assert [path for path in ours if ours[path] != theirs[path]] == []
+
+
+def test_rendering_again_rewrites_nothing_and_drops_stale_files(tmp_path, project, monkeypatch):
+    import qkv_site.figures.registry as registry
+
+    name = next(iter(FIGURES))
+    monkeypatch.setattr(registry, "FIGURES", {name: FIGURES[name]})  # one figure is enough to see what is kept
+    assert len(render_all(tmp_path, project, ("zh",))) == len(SCHEMES)
+    before = {path: path.read_bytes() for path in tmp_path.rglob("*.svg")}
+    stale = tmp_path / "zh" / "figures" / "removed_figure.light.svg"
+    stale.write_text("<svg/>")
+    (tmp_path / "zh" / "figures" / STAMP).unlink()  # forces a full render
+    assert render_all(tmp_path, project, ("zh",)) == []  # every file came out byte-identical, so none was rewritten
+    assert not stale.exists()
+    assert {path: path.read_bytes() for path in tmp_path.rglob("*.svg")} == before
+    assert (tmp_path / "zh" / "figures" / STAMP).exists()
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_languages_and_schemes_give_different_pictures(rendered, name):
+    docs, _ = rendered
+    light = {lang: figure_path(docs, lang, name, "light").read_bytes() for lang in LANGUAGES}
+    assert light["zh"] != light["en"]
+    assert figure_path(docs, "zh", name, "dark").read_bytes() != light["zh"]
+
+
+def test_a_missing_glyph_fails_the_render(project):
+    def draw(theme: Theme, lang: str, project: Project) -> Figure:
+        fig = Figure()
+        fig.text(0.5, 0.5, "Q \ue000")  # a private-use code point: no font has it
+        return fig
+
+    with pytest.raises(MissingGlyphError, match="missing"):
+        render_svg(draw, "zh", "light", project)
+
+
+def test_a_measurement_figure_draws_the_results_of_its_project(tmp_path: Path, project: Project) -> None:
+    # The project of a configuration elsewhere: its results folder, with other numbers, gives another figure.
+    results = tmp_path / "results"
+    results.mkdir()
+    memory = json.loads((project.results_dir / "attention_memory.json").read_text(encoding="utf-8"))
+    for row in memory["results"]:
+        row["tiled_peak_bytes"] *= 2
+    (results / "attention_memory.json").write_text(json.dumps(memory), encoding="utf-8")
+    elsewhere = dataclasses.replace(project, results_dir=results)
+    draw = FIGURES["tiled_memory"]
+    assert render_svg(draw, "en", "light", elsewhere) != render_svg(draw, "en", "light", project)
+    (results / "attention_memory.json").unlink()
+    with pytest.raises(FileNotFoundError, match=f"{re.escape(str(results))}/attention_memory.json is missing"):
+        render_svg(draw, "en", "light", elsewhere)
+
+
+def _outline(font: TTFont, character: str) -> list[str]:
+    pen = RecordingPen()
+    font.getGlyphSet()[font.getBestCmap()[ord(character)]].draw(pen)
+    return [operator for operator, _ in pen.value]
+
+
+def test_figure_font_has_the_simplified_chinese_glyph_forms():
+    # 门 and 骨 are drawn differently in Japanese and in simplified Chinese; pinning the weight
+    # moves points but keeps each glyph's outline structure, so it tells the faces apart.
+    source = TTCollection(str(fonts.SOURCE_FONT), lazy=True)
+    japanese, simplified = source.fonts[0], source.fonts[fonts.SC_FACE]
+    figure_font = TTFont(str(fonts.static_font()), lazy=True)
+    for character in "门骨":
+        assert _outline(figure_font, character) == _outline(simplified, character)
+        assert _outline(figure_font, character) != _outline(japanese, character)
+
+
+def test_every_label_exists_in_every_language_of_the_site():
+    for figure, entries in LABELS.items():
+        for key, translations in entries.items():
+            assert set(translations) == set(LANGUAGES), (figure, key)
+            assert all(translations.values()), (figure, key)
+
+
+def test_a_language_the_labels_are_not_written_in_is_named() -> None:
+    with pytest.raises(ValueError, match="the labels of figure 'worked_weights' are not written in 'fr'"):
+        text("worked_weights", "fr")
+
+
+@pytest.mark.parametrize("name", FIGURES)
+def test_each_figure_is_drawn_by_the_module_of_its_name(name: str) -> None:
+    # qkv_site.builder.figures links each caption to qkv_site/figures/<name>.py without importing the registry.
+    assert FIGURES[name].__module__ == f"qkv_site.figures.{name}"
+
+
+def test_a_site_draws_the_figures_of_the_languages_it_has_pages_in(tmp_path: Path, project: Project) -> None:
+    from qkv_site.builder.figures import draw, drawn_languages
+
+    assert drawn_languages(project) == LANGUAGES  # the site: docs/zh and docs/en
+    (tmp_path / "docs").mkdir()
+    small = dataclasses.replace(project, docs_dir=tmp_path / "docs")  # a site of pages without language folders
+    assert drawn_languages(small) == ()
+    draw(tmp_path / "figures", small)
+    assert not list((tmp_path / "figures").rglob("*.svg"))
+    (tmp_path / "docs" / "en").mkdir()
+    assert drawn_languages(small) == ("en",)
+
+
+def test_a_figure_image_carries_the_size_its_svg_is_drawn_at(rendered) -> None:
+    from qkv_site.builder.figures import lazy_and_sized
+
+    root, _ = rendered
+    svg = ET.parse(root / "en" / "figures" / "worked_weights.dark.svg").getroot()
+    width, height = (float(svg.get(side, "").removesuffix("pt")) * 4 / 3 for side in ("width", "height"))  # 1 pt = 4/3 px
+    html = lazy_and_sized('<p><img alt="a" src="../figures/worked_weights.dark.svg#only-dark" /></p>', root / "en" / "figures")
+    assert html == f'<p><img loading="lazy" width="{round(width)}" height="{round(height)}" alt="a" src="../figures/worked_weights.dark.svg#only-dark" /></p>'
+
+
+def test_a_page_showing_an_undrawn_figure_fails_the_build_naming_it(tmp_path: Path) -> None:
+    from qkv_site.builder.figures import lazy_and_sized
+
+    with pytest.raises(FileNotFoundError, match=r"no_such_figure\.light\.svg, which was not drawn"):
+        lazy_and_sized('<img alt="" src="figures/no_such_figure.light.svg#only-light" />', tmp_path)
+    (tmp_path / "sizeless.light.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"></svg>')
+    with pytest.raises(ValueError, match=r"sizeless\.light\.svg: no width and height"):
+        lazy_and_sized('<img alt="" src="figures/sizeless.light.svg#only-light" />', tmp_path)
