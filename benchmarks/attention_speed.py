@@ -49,6 +49,7 @@ PyTorch gets as many threads as numpy's OpenBLAS uses.
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from typing import NamedTuple
@@ -464,7 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     layout_targets = layout_report(layout_rows, layout_ns, timing.pause)
     decode_n_ks = QUICK_DECODE_NKS if args.quick else DECODE_NKS
     decode_repeats = 1 if args.quick else min(repeats, LAYOUT_REPEATS)
+    decode_load = [round(x, 2) for x in os.getloadavg()]  # the part the decode rows come from: its own load averages
     decode_rows = measure_decode(decode_n_ks, decode_repeats, torch, rng, timing)
+    decode_load_end = [round(x, 2) for x in os.getloadavg()]
     layout_targets["decode"] = decode_report(decode_rows, decode_n_ks)
 
     sweep_ns, sweep_sizes = (QUICK_SWEEP_NS, QUICK_SWEEP_BLOCK_SIZES) if args.quick else (SWEEP_NS, SWEEP_BLOCK_SIZES)
@@ -539,6 +542,7 @@ def main(argv: list[str] | None = None) -> int:
                     "note": "torch_kernel from torch._fused_sdp_choice (0 = math, 1 = flash attention); batch-heavy = "
                             "(4, 32·(512/n)², n, d)"},
         "decode": {"n_ks": decode_n_ks, "repeats": decode_repeats, "results": decode_rows,
+                   "load_average_at_start": decode_load, "load_average_at_end": decode_load_end,
                    "note": "one query (1, h, 1, d) against (1, h_kv, n_k, d) keys and values, qkv.attention_output "
                            "(its decode path, one thread)"},
         "tiled_default_block_size": DEFAULT_BLOCK_SIZE,

@@ -260,3 +260,59 @@ def test_the_causal_call_slower_at_small_n_is_said(speed: dict[str, Any]) -> Non
     assert shown["qkv_slower_small"] == ["128", "256", "512"] and shown["qkv_slower_small_range"] == "1.11–1.94"
     _set_ratio(speed, "qkv_causal", "qkv", 0.9)
     assert beyond.causal_values(speed)["qkv_slower_small"] == []
+
+
+def _decode_ratios(speed: dict[str, Any], by_n_k: dict[int, float]) -> None:
+    """Make qkv take by_n_k[n_k] times PyTorch's time in every decode row."""
+    for row in speed["decode"]["results"]:
+        row["qkv_output_over_torch"] = by_n_k[row["n_k"]]
+        row["qkv_output_median_s"] = row["torch_median_s"] * by_n_k[row["n_k"]]
+
+
+def test_the_decode_sentences_group_the_lengths_by_order(speed: dict[str, Any]) -> None:
+    n_ks = speed["decode"]["n_ks"]
+    _decode_ratios(speed, dict(zip(n_ks, [1.6, 1.02, 0.5], strict=False)))
+    shown = beyond.decode_values(speed)
+    assert len(shown["rows"]) == len({(row["layout"], row["dtype"]) for row in speed["decode"]["results"]})
+    for row in shown["rows"]:
+        assert row.ratios[:3] == ["1.60", "1.02", "0.50"]
+        assert [group["way"] for group in row.groups] == ["slower", "level", "faster"]
+        assert [group["n_ks"] for group in row.groups][:2] == [[f"{n_ks[0]:,}"], [f"{n_ks[1]:,}"]]
+        assert row.groups[0]["range"] == "1.60"
+    _decode_ratios(speed, dict.fromkeys(n_ks, 0.5))
+    for row in beyond.decode_values(speed)["rows"]:
+        assert row.groups == [{"way": "faster", "n_ks": [f"{n_k:,}" for n_k in n_ks], "range": "0.50"}]
+
+
+def test_grouped_query_decode_is_about_as_long_only_when_the_times_say_so(speed: dict[str, Any]) -> None:
+    rows = speed["decode"]["results"]
+    mha = {row["n_k"]: row for row in rows if not row["enable_gqa"] and row["dtype"] == "float32"}
+    for factor, about, said in ((1.1, True, "1.10"), (2.0, False, "2.00"), (0.7, False, "0.70")):
+        for row in rows:
+            if row["enable_gqa"]:
+                row["qkv_output_median_s"] = factor * mha[row["n_k"]]["qkv_output_median_s"]
+        shown = beyond.decode_values(speed)
+        assert shown["gqa_about_as_long"] is about and shown["gqa_ratios"] == [said] * len(mha)
+    first = next(row for row in rows if row["enable_gqa"] and row["n_k"] == min(mha))
+    first["qkv_output_median_s"] = 2.5 * mha[first["n_k"]]["qkv_output_median_s"]  # 2.5 times at the smallest n_k only
+    shown = beyond.decode_values(speed)
+    assert not shown["gqa_about_as_long"] and shown["gqa_ratios"][0] == "2.50" and shown["gqa_ratios"][1:] == ["0.70"] * (len(mha) - 1)
+    assert shown["gqa_heads"] == "32" and shown["kv_heads"] == "8" and shown["gqa_group"] == "4"
+    assert shown["torch_threads"] == str(speed["torch"]["threads"])
+
+
+@pytest.mark.parametrize(("field", "value", "sentence"), [
+    ("torch_sdp_choice", 0, "at decode PyTorch ran its fused flash kernel"),
+    ("decode_path", False, "qkv took its decode path in every decode row"),
+])
+def test_a_decode_row_off_the_fused_kernel_or_the_decode_path_stops_the_page(speed: dict[str, Any], field: str,
+                                                                              value: object, sentence: str) -> None:
+    speed["decode"]["results"][-1][field] = value
+    with pytest.raises(ClaimError, match=f"beyond-quadratic.md: .*{sentence}"):
+        beyond.decode_values(speed)
+
+
+def test_results_without_a_decode_part_say_which_script_makes_it(speed: dict[str, Any]) -> None:
+    del speed["decode"]
+    with pytest.raises(ValueError, match=r"no decode part .*benchmarks/attention_speed.py"):
+        beyond.decode_values(speed)

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from qkv import _decode as decode
 from qkv import _output_blocks as output_blocks
 from qkv import kv_cache, kv_cache_bytes, online_softmax_steps
 from qkv._kernel import block_rows, causal_work_share
@@ -45,6 +46,7 @@ NEAR_SHARE = 0.15  # a measured causal/non-causal time within this of the comput
 # qkv / PyTorch within this of 1 is "level, within the noise": a median of 5 repeats moves by more than that between
 # runs (the timing part's rounds went both ways at differences of 9-23 %), so no order is read from less.
 LEVEL = 0.05
+ABOUT = 1.25  # one time within this factor of another, either way, is "about as long"
 
 
 # The measurements come from committed results, the same numbers on every machine; what is computed here from
@@ -765,9 +767,77 @@ def kv_cache_values() -> dict[str, Any]:
                                   for kv_heads in (llama.heads, llama.kv_heads, 1)]}}
 
 
+# Decode: one query against the cache --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecodeRow:
+    """One layout and dtype of the decode part: qkv / PyTorch at each n_k, and the orders they show."""
+
+    shape_q: str
+    shape_kv: str
+    gqa: bool
+    dtype: str
+    ratios: list[str]  # at each n_k of the decode part
+    groups: list[dict[str, Any]]  # {"way": slower | level | faster, "n_ks": [...], "range": "…"}, never empty
+
+
+def _shape(shape: list[int], n_axis: str) -> str:
+    """A measured shape as the page writes it: the sequence axis named, the head dimension d."""
+    return "(" + ", ".join([*(str(size) for size in shape[:-2]), n_axis if shape[-2] > 1 else "1", "d"]) + ")"
+
+
+def decode_values(speed: dict[str, Any]) -> dict[str, Any]:
+    """qkv.attention_output against PyTorch's fused kernel at decode, one query against n_k cached keys: the table,
+    the order each layout shows at each n_k, and grouped-query decode against MHA."""
+    part = speed.get("decode")
+    if not part or not part["results"]:
+        raise ValueError("attention_speed: no decode part in the results; run benchmarks/attention_speed.py")
+    n_ks = part["n_ks"]
+    found = {(row["layout"], row["dtype"], row["n_k"]): row for row in part["results"]}
+    keys = list(dict.fromkeys((row["layout"], row["dtype"]) for row in part["results"]))
+    cells = [found[(layout, dtype, n_k)] for layout, dtype in keys for n_k in n_ks]
+    claims.require(all(cell["torch_sdp_choice"] == 1 for cell in cells),
+                   sentence="at decode PyTorch ran its fused flash kernel", checked=f"{[c['torch_sdp_choice'] for c in cells]}")
+    claims.require(all(cell["decode_path"] for cell in cells), sentence="qkv took its decode path in every decode row",
+                   checked=f"{[c['decode_path'] for c in cells]}")
+    rows = []
+    for layout, dtype in keys:
+        mine = [found[(layout, dtype, n_k)] for n_k in n_ks]
+        groups = []
+        for way in ("slower", "level", "faster"):
+            group = [cell for cell in mine if order(cell["qkv_output_over_torch"]) == way]  # exact: strings
+            if group:
+                groups.append({"way": way, "n_ks": _ns([cell["n_k"] for cell in group]),
+                               "range": _range([cell["qkv_output_over_torch"] for cell in group], _times)})
+        rows.append(DecodeRow(_shape(mine[0]["shape_q"], "n"), _shape(mine[0]["shape_kv"], "n_k"), bool(mine[0]["enable_gqa"]),
+                              dtype, [_times(cell["qkv_output_over_torch"]) for cell in mine], groups))
+    mha = [(layout, dtype) for layout, dtype in keys if not found[(layout, dtype, n_ks[0])]["enable_gqa"]]
+    gqa = [(layout, dtype) for layout, dtype in keys if found[(layout, dtype, n_ks[0])]["enable_gqa"]]
+    claims.require(bool(mha) and bool(gqa) and (mha[0][1], gqa[0][1]) == ("float32", "float32"),  # exact: strings
+                   sentence="the decode table has an MHA and a grouped-query layout, both in float32",
+                   checked=f"{keys}")
+    plain, grouped = mha[0][0], gqa[0][0]
+    plain_heads, grouped_heads = (found[(layout, "float32", n_ks[0])]["shape_q"][-3] for layout in (plain, grouped))
+    kv_heads = {found[(layout, "float32", n_k)]["shape_kv"][-3] for layout in (plain, grouped) for n_k in n_ks}
+    # exact: head counts are integers
+    claims.require(len(kv_heads) == 1 and grouped_heads > plain_heads == next(iter(kv_heads)),
+                   sentence="grouped-query decode has more query heads than the MHA layout, against the same K/V heads",
+                   checked=f"query heads {plain_heads}, {grouped_heads}; K/V heads {kv_heads}")
+    own = [found[(grouped, "float32", n_k)]["qkv_output_median_s"] / found[(plain, "float32", n_k)]["qkv_output_median_s"]
+           for n_k in n_ks]  # qkv's grouped-query time over its MHA time: the same K and V, more queries
+    return {
+        "n_ks": _ns(n_ks), "rows": rows, "repeats": str(part["repeats"]), "d": str(speed["d"]),
+        "rows_at_most": _n(decode.DECODE_ROWS),
+        "gqa_heads": str(grouped_heads), "kv_heads": str(plain_heads), "gqa_group": str(grouped_heads // plain_heads),
+        "gqa_ratios": [_times(ratio) for ratio in own], "gqa_about_as_long": all(1 / ABOUT <= ratio <= ABOUT for ratio in own),
+        "torch_threads": str(speed["torch"]["threads"]), "torch_one_thread": speed["torch"]["threads"] == 1,
+    }
+
+
 @cache
 def values(project: Project) -> dict[str, Any]:
     memory, speed = load(project, "attention_memory"), load(project, "attention_speed")
     return {"online": _online(), "memory": memory_values(memory), "time": timing_values(speed),
             "causal": causal_values(speed), "layouts": layout_values(speed), "kv": kv_cache_values(),
-            "default_block_size": _n(speed["tiled_default_block_size"])}
+            "decode": decode_values(speed), "default_block_size": _n(speed["tiled_default_block_size"])}
