@@ -794,6 +794,10 @@ def decode_values(speed: dict[str, Any]) -> dict[str, Any]:
     if not part or not part["results"]:
         raise ValueError("attention_speed: no decode part in the results; run benchmarks/attention_speed.py")
     n_ks = part["n_ks"]
+    ran_on, page_names = part.get("machine", speed["machine"]), speed["machine"]  # --decode-only records a run of its own
+    claims.require((ran_on["cpu_model"], ran_on["usable_cpus"]) == (page_names["cpu_model"], page_names["usable_cpus"]),  # exact
+                   sentence="the decode rows were measured on the kind of machine the page names",
+                   checked=f"{ran_on['cpu_model']}, {ran_on['usable_cpus']} CPUs")
     found = {(row["layout"], row["dtype"], row["n_k"]): row for row in part["results"]}
     keys = list(dict.fromkeys((row["layout"], row["dtype"]) for row in part["results"]))
     cells = [found[(layout, dtype, n_k)] for layout, dtype in keys for n_k in n_ks]
