@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from qkv._kernel import causal_work_share
+from qkv.blocks import causal_work_share
 from qkv.tiled import DEFAULT_BLOCK_SIZE
 from qkv_site.content.claims import ClaimError
 from qkv_site.figures.results import load

@@ -24,10 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from qkv import _decode as decode
-from qkv import _output_blocks as output_blocks
-from qkv import kv_cache, kv_cache_bytes, online_softmax_steps
-from qkv._kernel import block_rows, causal_work_share
+from qkv import blocks, kv_cache, kv_cache_bytes, online_softmax_steps
+from qkv.blocks import block_rows, causal_work_share
 from qkv.complexity import format_bytes
 from qkv.examples import worked_example
 from qkv.kv_cache import attention_kind
@@ -639,14 +637,14 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
                    sentence="one row with q and k scaled up, by one factor",
                    checked=f"{[row['qk_factor'] for row in large_rows]}")
     large_bound = min(row["score_bound"] for row in large_rows)
-    claims.require(max(standard) <= output_blocks.SCORE_BOUND < large_bound,
+    claims.require(max(standard) <= blocks.SCORE_BOUND < large_bound,
                    sentence="the standard inputs' bound is within the limit and the large ones' past it",
-                   checked=f"{max(standard)}, {large_bound}, limit {output_blocks.SCORE_BOUND}")
+                   checked=f"{max(standard)}, {large_bound}, limit {blocks.SCORE_BOUND}")
     return {
         "ns": _ns(ns), "rows": rows, "repeats": str(part["repeats"]),
-        "bound_limit": f"{output_blocks.SCORE_BOUND:g}", "block_rows": _n(output_blocks.ROWS),
-        "causal_block_rows": _n(output_blocks.CAUSAL_ROWS),
-        "block_keys": _n(output_blocks.KEYS), "standard_bound": f"{max(standard):.1f}", "large_bound": f"{large_bound:.0f}",
+        "bound_limit": f"{blocks.SCORE_BOUND:g}", "block_rows": _n(blocks.OUTPUT_ROWS),
+        "causal_block_rows": _n(blocks.OUTPUT_CAUSAL_ROWS),
+        "block_keys": _n(blocks.OUTPUT_KEYS), "standard_bound": f"{max(standard):.1f}", "large_bound": f"{large_bound:.0f}",
         "large_factor": f"{large_rows[0]['qk_factor']:g}", "large_factor_squared": f"{large_rows[0]['qk_factor'] ** 2:g}",
         "level": _percent(LEVEL),
         "flash_slower_everywhere": len(by_order["slower"]) == len(flash),
@@ -832,7 +830,7 @@ def decode_values(speed: dict[str, Any]) -> dict[str, Any]:
            for n_k in n_ks]  # qkv's grouped-query time over its MHA time: the same K and V, more queries
     return {
         "n_ks": _ns(n_ks), "rows": rows, "repeats": str(part["repeats"]), "d": str(speed["d"]),
-        "rows_at_most": _n(decode.DECODE_ROWS),
+        "rows_at_most": _n(blocks.DECODE_ROWS),
         "gqa_heads": str(grouped_heads), "kv_heads": str(plain_heads), "gqa_group": str(grouped_heads // plain_heads),
         "gqa_ratios": [_times(ratio) for ratio in own], "gqa_about_as_long": all(1 / ABOUT <= ratio <= ABOUT for ratio in own),
         "torch_threads": str(speed["torch"]["threads"]), "torch_one_thread": speed["torch"]["threads"] == 1,
