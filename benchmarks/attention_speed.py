@@ -29,7 +29,9 @@ Each row records the score bound and the path taken; PyTorch's time does not dep
 A decode part times one query against n_k cached keys, (1, 8, 1, d) against (1, 8, n_k, d), the shape
 of the KV-cache section: qkv.attention_output beside PyTorch's fused kernel, float32 and float16, for
 n_k = 1,024 … 32,768; and grouped-query decode, (1, 32, 1, d) against 8 K/V heads (1, 8, n_k, d), float32,
-with enable_gqa=True on both sides.
+with enable_gqa=True on both sides. The part records the threads each side ran on: PyTorch's
+(torch.get_num_threads()) and qkv's decode path, which runs in the calling thread with OpenBLAS set to
+one thread (qkv._threads.one_blas_thread); where that cannot set OpenBLAS, what OpenBLAS uses is recorded.
 
 A third part times qkv.tiled_attention for several block sizes, side by side, and prints the
 sweep. The default block size must be within 25% of the fastest at every swept n; among the sizes
@@ -58,13 +60,14 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from _common import ROOT, machine_info, median, output_path, parser, run_main, table, verdict, write_results
+from _common import ROOT, _openblas_call, machine_info, median, output_path, parser, run_main, table, verdict, write_results
 
 from qkv import attention_output, scaled_dot_product_attention, tiled_attention
 from qkv.tiled import DEFAULT_BLOCK_SIZE
 from qkv._decode import applies as decode_applies
 from qkv._inputs import attention_inputs
 from qkv._output_blocks import applies as key_blocks_apply
+from qkv._threads import one_blas_thread
 from qkv._output_blocks import score_bound
 
 TARGET_NS, TARGET_RATIO = (512, 4096), 1.15  # 2-D: qkv/torch (PyTorch's math path) at every n in this range
@@ -418,10 +421,16 @@ def decode_part(args: argparse.Namespace, repeats: int, torch: Any, rng: np.rand
     repeats = 1 if args.quick else min(repeats, LAYOUT_REPEATS)
     load = [round(x, 2) for x in os.getloadavg()]
     rows = measure_decode(n_ks, repeats, torch, rng, timing)
+    with one_blas_thread() as pinned:  # what qkv's decode path does around its products, in the calling thread
+        blas_threads = _openblas_call("get_num_threads")  # 1 where pinned; else OpenBLAS's own count (None: no OpenBLAS)
     part = {"n_ks": n_ks, "repeats": repeats, "results": rows,
+            "torch_threads": torch.get_num_threads(), "qkv_decode_threads": blas_threads,
+            "qkv_decode_blas_pinned": pinned,
+            "threads_note": "torch.get_num_threads() at decode; qkv's decode path runs in the calling thread, its "
+                            "products on the OpenBLAS threads one_blas_thread leaves (1 where it can set them)",
             "load_average_at_start": load, "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
             "note": "one query (1, h, 1, d) against (1, h_kv, n_k, d) keys and values, qkv.attention_output "
-                    "(its decode path, one thread)"}
+                    "(its decode path; the threads each side ran on are recorded beside)"}
     return part, decode_report(rows, n_ks)
 
 
