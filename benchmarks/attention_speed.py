@@ -29,7 +29,9 @@ Each row records the score bound and the path taken; PyTorch's time does not dep
 A decode part times one query against n_k cached keys, (1, 8, 1, d) against (1, 8, n_k, d), the shape
 of the KV-cache section: qkv.attention_output beside PyTorch's fused kernel, float32 and float16, for
 n_k = 1,024 … 32,768; and grouped-query decode, (1, 32, 1, d) against 8 K/V heads (1, 8, n_k, d), float32,
-with enable_gqa=True on both sides.
+with enable_gqa=True on both sides. The part records the threads each side ran on: PyTorch's
+(torch.get_num_threads()) and qkv's decode path, which runs in the calling thread with OpenBLAS set to
+one thread (qkv._threads.one_blas_thread); where that cannot set OpenBLAS, what OpenBLAS uses is recorded.
 
 A third part times qkv.tiled_attention for several block sizes, side by side, and prints the
 sweep. The default block size must be within 25% of the fastest at every swept n; among the sizes
@@ -48,20 +50,24 @@ PyTorch gets as many threads as numpy's OpenBLAS uses.
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
+import os
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from _common import machine_info, median, output_path, parser, run_main, table, verdict, write_results
+from _common import ROOT, _openblas_call, machine_info, median, output_path, parser, run_main, table, verdict, write_results
 
 from qkv import attention_output, scaled_dot_product_attention, tiled_attention
 from qkv.tiled import DEFAULT_BLOCK_SIZE
 from qkv._decode import applies as decode_applies
 from qkv._inputs import attention_inputs
 from qkv._output_blocks import applies as key_blocks_apply
+from qkv._threads import one_blas_thread
 from qkv._output_blocks import score_bound
 
 TARGET_NS, TARGET_RATIO = (512, 4096), 1.15  # 2-D: qkv/torch (PyTorch's math path) at every n in this range
@@ -408,9 +414,49 @@ def worst(ratios: dict[int, float]) -> tuple[int, float]:
     return n, ratios[n]
 
 
+def decode_part(args: argparse.Namespace, repeats: int, torch: Any, rng: np.random.Generator,
+                timing: Timing) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The decode part of the results and its target, measured with its own load averages."""
+    n_ks = QUICK_DECODE_NKS if args.quick else DECODE_NKS
+    repeats = 1 if args.quick else min(repeats, LAYOUT_REPEATS)
+    load = [round(x, 2) for x in os.getloadavg()]
+    rows = measure_decode(n_ks, repeats, torch, rng, timing)
+    with one_blas_thread() as pinned:  # what qkv's decode path does around its products, in the calling thread
+        blas_threads = _openblas_call("get_num_threads")  # 1 where pinned; else OpenBLAS's own count (None: no OpenBLAS)
+    part = {"n_ks": n_ks, "repeats": repeats, "results": rows,
+            "torch_threads": torch.get_num_threads(), "qkv_decode_threads": blas_threads,
+            "qkv_decode_blas_pinned": pinned,
+            "threads_note": "torch.get_num_threads() at decode; qkv's decode path runs in the calling thread, its "
+                            "products on the OpenBLAS threads one_blas_thread leaves (1 where it can set them)",
+            "load_average_at_start": load, "load_average_at_end": [round(x, 2) for x in os.getloadavg()],
+            "note": "one query (1, h, 1, d) against (1, h_kv, n_k, d) keys and values, qkv.attention_output "
+                    "(its decode path; the threads each side ran on are recorded beside)"}
+    return part, decode_report(rows, n_ks)
+
+
+def decode_only(args: argparse.Namespace, repeats: int, torch: Any, rng: np.random.Generator, timing: Timing) -> int:
+    """--decode-only: re-measure the decode part into the results file, which keeps its other parts."""
+    path = output_path(args, "attention_speed")
+    if path is None or not path.exists():
+        raise SystemExit(f"--decode-only puts the decode part into an existing results file; {path} does not exist: "
+                         "run the whole benchmark first")
+    results = json.loads(path.read_text(encoding="utf-8"))
+    part, target = decode_part(args, repeats, torch, rng, timing)
+    part["machine"] = machine_info()  # this part's own run; results["machine"] stays the run of the other parts
+    part["machine"]["load_average_at_end"] = part["load_average_at_end"]
+    results["decode"] = part
+    results["targets"]["decode"] = target
+    path.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"\ndecode part written to {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path} (the other parts kept)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--repeats", type=int, default=None, help="repeats per size (default 5; 1 with --quick)")
+    p.add_argument("--decode-only", action="store_true",
+                   help="measure only the decode part and put it into the existing results file, with its own machine "
+                        "record (the other parts keep theirs)")
     args = p.parse_args(argv)
     import torch
 
@@ -438,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
 
     rng = np.random.default_rng(0)
     timing = QUICK_TIMING if args.quick else FULL_TIMING
+    if args.decode_only:
+        return decode_only(args, repeats, torch, rng, timing)
     rows, results = [], []
     for n in ns:
         measured = measure(n, repeats, torch, rng, timing)
@@ -462,10 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     layout_ns = QUICK_LAYOUT_NS if args.quick else LAYOUT_NS
     layout_rows = measure_layouts(layout_ns, 1 if args.quick else min(repeats, LAYOUT_REPEATS), torch, rng, timing)
     layout_targets = layout_report(layout_rows, layout_ns, timing.pause)
-    decode_n_ks = QUICK_DECODE_NKS if args.quick else DECODE_NKS
-    decode_repeats = 1 if args.quick else min(repeats, LAYOUT_REPEATS)
-    decode_rows = measure_decode(decode_n_ks, decode_repeats, torch, rng, timing)
-    layout_targets["decode"] = decode_report(decode_rows, decode_n_ks)
+    decode, layout_targets["decode"] = decode_part(args, repeats, torch, rng, timing)
 
     sweep_ns, sweep_sizes = (QUICK_SWEEP_NS, QUICK_SWEEP_BLOCK_SIZES) if args.quick else (SWEEP_NS, SWEEP_BLOCK_SIZES)
     sweep = sweep_block_sizes(sweep_ns, sweep_sizes, 1 if args.quick else SWEEP_REPEATS, rng, timing)
@@ -538,9 +583,7 @@ def main(argv: list[str] | None = None) -> int:
         "layouts": {"ns": layout_ns, "repeats": 1 if args.quick else min(repeats, LAYOUT_REPEATS), "results": layout_rows,
                     "note": "torch_kernel from torch._fused_sdp_choice (0 = math, 1 = flash attention); batch-heavy = "
                             "(4, 32·(512/n)², n, d)"},
-        "decode": {"n_ks": decode_n_ks, "repeats": decode_repeats, "results": decode_rows,
-                   "note": "one query (1, h, 1, d) against (1, h_kv, n_k, d) keys and values, qkv.attention_output "
-                           "(its decode path, one thread)"},
+        "decode": decode,
         "tiled_default_block_size": DEFAULT_BLOCK_SIZE,
         "block_size_sweep": {"ns": sweep_ns, "block_sizes": sweep_sizes, "results": sweep,
                              "fastest": {str(n): size for n, size in best_sizes.items()},

@@ -19,7 +19,7 @@ import pytest
 from build_support import build_site
 from page_sources import DOCS_SRC, run_program
 
-from qkv._kernel import causal_work_share
+from qkv.blocks import causal_work_share
 from qkv.tiled import DEFAULT_BLOCK_SIZE
 from qkv_site.content.claims import ClaimError
 from qkv_site.figures.attention_time import note
@@ -278,7 +278,7 @@ def test_the_causal_call_slower_at_small_n_is_said(speed: dict[str, Any]) -> Non
 
 
 def test_beyond_quadratic_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
-    from qkv._kernel import causal_work_share
+    from qkv.blocks import causal_work_share
     from qkv.tiled import DEFAULT_BLOCK_SIZE
     from qkv_site.pages.beyond_quadratic import tiled_causal_share, values
 
@@ -558,3 +558,121 @@ def test_the_chinese_page_cites_the_model_shapes_in_chinese() -> None:
         assert not re.search(r"\b(paper|Table|layers|heads|with|hypothetical)\b", zh), zh
     with pytest.raises(ValueError, match="English words left in Chinese"):
         beyond.model_source_zh("Some paper, Table 9: twelve layers")
+
+
+DECODE_NKS = [1024, 4096, 32768]  # the full run's n_k, whatever the committed results hold
+_DECODE_LAYOUTS = [("decode (1, 8, 1, d)", 8, "float32"), ("decode (1, 8, 1, d)", 8, "float16"),
+                   ("decode GQA (1, 32, 1, d), 8 K/V heads", 32, "float32")]
+
+
+@pytest.fixture
+def decoded(speed: dict[str, Any]) -> dict[str, Any]:
+    """The results with a synthetic decode part of the full run's shape, the fields measure_decode and decode_part
+    write: every decode row 1 ms for PyTorch and 1.2 ms for qkv, on the machine the page names."""
+    rows = []
+    for n_k in DECODE_NKS:
+        for layout, heads, dtype in _DECODE_LAYOUTS:
+            qkv_s, torch_s = 1.2e-3, 1e-3
+            rows.append({"layout": layout, "shape_q": [1, heads, 1, 64], "shape_kv": [1, 8, n_k, 64], "n_k": n_k,
+                         "dtype": dtype, "enable_gqa": heads != 8, "decode_path": True,
+                         "torch_kernel": "flash attention (fused)", "torch_sdp_choice": 1,
+                         "qkv_output_calls_per_sample": 100, "torch_calls_per_sample": 100,
+                         "qkv_output_median_s": qkv_s, "torch_median_s": torch_s,
+                         "qkv_output_samples_s": [qkv_s] * 5, "torch_samples_s": [torch_s] * 5,
+                         "qkv_output_over_torch": qkv_s / torch_s})
+    speed["decode"] = {"n_ks": DECODE_NKS, "repeats": 5, "results": rows, "torch_threads": 2, "qkv_decode_threads": 1,
+                       "qkv_decode_blas_pinned": True, "threads_note": "synthetic",
+                       "load_average_at_start": [0.1, 0.1, 0.1], "load_average_at_end": [0.1, 0.1, 0.1],
+                       "note": "synthetic", "machine": copy.deepcopy(speed["machine"])}
+    return speed
+
+
+def _decode_ratios(speed: dict[str, Any], by_n_k: dict[int, float]) -> None:
+    """Make qkv take by_n_k[n_k] times PyTorch's time in every decode row."""
+    for row in speed["decode"]["results"]:
+        row["qkv_output_over_torch"] = by_n_k[row["n_k"]]
+        row["qkv_output_median_s"] = row["torch_median_s"] * by_n_k[row["n_k"]]
+
+
+def test_the_decode_sentences_give_each_ratio_in_the_order_of_n_k(decoded: dict[str, Any]) -> None:
+    _decode_ratios(decoded, dict(zip(DECODE_NKS, [1.6, 1.02, 0.5], strict=True)))
+    shown = beyond.decode_values(decoded)
+    assert len(shown["rows"]) == len(_DECODE_LAYOUTS) and shown["n_ks"] == ["1,024", "4,096", "32,768"]
+    for row in shown["rows"]:
+        assert row.ratios == ["1.60", "1.02", "0.50"]
+        assert row.runs == [{"way": "slower", "n_ks": ["1,024"], "ratios": ["1.60"]},
+                            {"way": "level", "n_ks": ["4,096"], "ratios": ["1.02"]},
+                            {"way": "faster", "n_ks": ["32,768"], "ratios": ["0.50"]}]
+    assert [row.shape_q for row in shown["rows"]] == ["(1, 8, 1, d)", "(1, 8, 1, d)", "(1, 32, 1, d)"]
+    assert {row.shape_kv for row in shown["rows"]} == {"(1, 8, n_k, d)"}
+    _decode_ratios(decoded, dict(zip(DECODE_NKS, [1.3, 0.5, 1.6], strict=True)))  # the worst at the largest n_k
+    for row in beyond.decode_values(decoded)["rows"]:
+        assert [(run["way"], run["ratios"]) for run in row.runs] == [("slower", ["1.30"]), ("faster", ["0.50"]),
+                                                                     ("slower", ["1.60"])]
+    _decode_ratios(decoded, dict.fromkeys(DECODE_NKS, 0.5))
+    for row in beyond.decode_values(decoded)["rows"]:
+        assert row.runs == [{"way": "faster", "n_ks": ["1,024", "4,096", "32,768"], "ratios": ["0.50"] * 3}]
+
+
+def test_grouped_query_decode_is_about_as_long_only_when_the_times_say_so(decoded: dict[str, Any]) -> None:
+    rows = decoded["decode"]["results"]
+    mha = {row["n_k"]: row for row in rows if not row["enable_gqa"] and row["dtype"] == "float32"}
+    for factor, about, longer, said in ((1.1, True, False, "1.10"), (2.0, False, True, "2.00"), (0.7, False, False, "0.70")):
+        for row in rows:
+            if row["enable_gqa"]:
+                row["qkv_output_median_s"] = factor * mha[row["n_k"]]["qkv_output_median_s"]
+        shown = beyond.decode_values(decoded)
+        assert shown["gqa_about_as_long"] is about and shown["gqa_longer"] is longer and shown["gqa_ratios"] == [said] * 3
+    first = next(row for row in rows if row["enable_gqa"] and row["n_k"] == DECODE_NKS[0])
+    first["qkv_output_median_s"] = 2.5 * mha[DECODE_NKS[0]]["qkv_output_median_s"]  # 2.5 times at the smallest n_k only
+    shown = beyond.decode_values(decoded)
+    assert not shown["gqa_about_as_long"] and shown["gqa_longer"] and shown["gqa_ratios"] == ["2.50", "0.70", "0.70"]
+    assert shown["gqa_heads"] == "32" and shown["kv_heads"] == "8" and shown["gqa_group"] == "4"
+
+
+def test_pytorchs_own_grouped_query_ratio_stands_beside_qkvs(decoded: dict[str, Any]) -> None:
+    rows = decoded["decode"]["results"]
+    mha = {row["n_k"]: row for row in rows if not row["enable_gqa"] and row["dtype"] == "float32"}
+    for row in rows:
+        if row["enable_gqa"]:  # PyTorch's grouped-query decode 3×, 2×, 1.5× its MHA decode; qkv's 1.1×
+            row["torch_median_s"] = {1024: 3.0, 4096: 2.0, 32768: 1.5}[row["n_k"]] * mha[row["n_k"]]["torch_median_s"]
+            row["qkv_output_median_s"] = 1.1 * mha[row["n_k"]]["qkv_output_median_s"]
+    shown = beyond.decode_values(decoded)
+    assert shown["torch_gqa_ratios"] == ["3.00", "2.00", "1.50"] and shown["gqa_ratios"] == ["1.10"] * 3
+
+
+def test_the_threads_are_read_from_the_decode_part_and_qkv_on_more_than_one_stops_the_page(decoded: dict[str, Any]) -> None:
+    shown = beyond.decode_values(decoded)
+    assert shown["torch_threads"] == {"en": "two", "zh": "两个"} and not shown["torch_one_thread"]
+    decoded["decode"]["torch_threads"] = 1
+    assert beyond.decode_values(decoded)["torch_one_thread"]
+    decoded["decode"]["qkv_decode_threads"] = 2  # one_blas_thread could not set OpenBLAS
+    with pytest.raises(ClaimError, match=r"beyond-quadratic.md: .*qkv's decode path ran on one thread"):
+        beyond.decode_values(decoded)
+    del decoded["decode"]["torch_threads"]
+    with pytest.raises(ValueError, match=r"does not record the threads .*--decode-only"):
+        beyond.decode_values(decoded)
+
+
+def test_decode_on_another_kind_of_machine_stops_the_page(decoded: dict[str, Any]) -> None:
+    decoded["decode"]["machine"]["usable_cpus"] = decoded["machine"]["usable_cpus"] + 2
+    with pytest.raises(ClaimError, match=r"beyond-quadratic.md: .*measured on the kind of machine the page names"):
+        beyond.decode_values(decoded)
+
+
+@pytest.mark.parametrize(("field", "value", "sentence"), [
+    ("torch_sdp_choice", 0, "at decode PyTorch ran its fused flash kernel"),
+    ("decode_path", False, "qkv took its decode path in every decode row"),
+])
+def test_a_decode_row_off_the_fused_kernel_or_the_decode_path_stops_the_page(decoded: dict[str, Any], field: str,
+                                                                              value: object, sentence: str) -> None:
+    beyond.decode_values(decoded)  # the synthetic part passes as it is
+    decoded["decode"]["results"][-1][field] = value
+    with pytest.raises(ClaimError, match=f"beyond-quadratic.md: .*{sentence}"):
+        beyond.decode_values(decoded)
+
+
+def test_results_without_a_decode_part_say_which_script_makes_it(speed: dict[str, Any]) -> None:
+    speed.pop("decode", None)
+    with pytest.raises(ValueError, match=r"no decode part .*benchmarks/attention_speed.py"):
+        beyond.decode_values(speed)

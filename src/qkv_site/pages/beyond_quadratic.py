@@ -24,9 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from qkv import _output_blocks as output_blocks
-from qkv import kv_cache, kv_cache_bytes, online_softmax_steps
-from qkv._kernel import block_rows, causal_work_share
+from qkv import blocks, kv_cache, kv_cache_bytes, online_softmax_steps
+from qkv.blocks import block_rows, causal_work_share
 from qkv.complexity import format_bytes
 from qkv.examples import worked_example
 from qkv.kv_cache import attention_kind
@@ -45,6 +44,7 @@ NEAR_SHARE = 0.15  # a measured causal/non-causal time within this of the comput
 # qkv / PyTorch within this of 1 is "level, within the noise": a median of 5 repeats moves by more than that between
 # runs (the timing part's rounds went both ways at differences of 9-23 %), so no order is read from less.
 LEVEL = 0.05
+ABOUT = 1.25  # one time within this factor of another, either way, is "about as long"
 
 
 # The measurements come from committed results, the same numbers on every machine; what is computed here from
@@ -637,14 +637,14 @@ def layout_values(speed: dict[str, Any]) -> dict[str, Any]:
                    sentence="one row with q and k scaled up, by one factor",
                    checked=f"{[row['qk_factor'] for row in large_rows]}")
     large_bound = min(row["score_bound"] for row in large_rows)
-    claims.require(max(standard) <= output_blocks.SCORE_BOUND < large_bound,
+    claims.require(max(standard) <= blocks.SCORE_BOUND < large_bound,
                    sentence="the standard inputs' bound is within the limit and the large ones' past it",
-                   checked=f"{max(standard)}, {large_bound}, limit {output_blocks.SCORE_BOUND}")
+                   checked=f"{max(standard)}, {large_bound}, limit {blocks.SCORE_BOUND}")
     return {
         "ns": _ns(ns), "rows": rows, "repeats": str(part["repeats"]),
-        "bound_limit": f"{output_blocks.SCORE_BOUND:g}", "block_rows": _n(output_blocks.ROWS),
-        "causal_block_rows": _n(output_blocks.CAUSAL_ROWS),
-        "block_keys": _n(output_blocks.KEYS), "standard_bound": f"{max(standard):.1f}", "large_bound": f"{large_bound:.0f}",
+        "bound_limit": f"{blocks.SCORE_BOUND:g}", "block_rows": _n(blocks.OUTPUT_ROWS),
+        "causal_block_rows": _n(blocks.OUTPUT_CAUSAL_ROWS),
+        "block_keys": _n(blocks.OUTPUT_KEYS), "standard_bound": f"{max(standard):.1f}", "large_bound": f"{large_bound:.0f}",
         "large_factor": f"{large_rows[0]['qk_factor']:g}", "large_factor_squared": f"{large_rows[0]['qk_factor'] ** 2:g}",
         "level": _percent(LEVEL),
         "flash_slower_everywhere": len(by_order["slower"]) == len(flash),
@@ -765,9 +765,135 @@ def kv_cache_values() -> dict[str, Any]:
                                   for kv_heads in (llama.heads, llama.kv_heads, 1)]}}
 
 
+# Decode: one query against the cache --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DecodeRow:
+    """One layout and dtype of the decode part: qkv / PyTorch at each n_k, and the orders they show."""
+
+    shape_q: str
+    shape_kv: str
+    gqa: bool
+    dtype: str
+    ratios: list[str]  # at each n_k of the decode part
+    # the n_k in order, consecutive ones of the same order together: {"way": slower | level | faster, "n_ks": [...],
+    # "ratios": [...]}, never empty; so a sentence gives every ratio where it falls
+    runs: list[dict[str, Any]]
+
+
+_COUNT_WORDS = {"en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"),
+                "zh": ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十")}
+
+
+def count_words(count: int) -> dict[str, str]:
+    """A small count as the page's prose writes it, in words up to ten, else in digits; the Chinese with its
+    measure word 个 and the spaces a number needs beside Chinese.
+
+    >>> count_words(2), count_words(16)
+    ({'en': 'two', 'zh': '两个'}, {'en': '16', 'zh': ' 16 个'})
+    """
+    if 0 <= count < len(_COUNT_WORDS["en"]):
+        return {"en": _COUNT_WORDS["en"][count], "zh": _COUNT_WORDS["zh"][count] + "个"}
+    return {"en": _n(count), "zh": f" {_n(count)} 个"}
+
+
+def _shape(shape: list[int], n_axis: str) -> str:
+    """A measured shape as the page writes it in math: the sequence axis named, the head dimension d."""
+    return "(" + ", ".join([*(str(size) for size in shape[:-2]), n_axis if shape[-2] > 1 else "1", "d"]) + ")"
+
+
+def _runs(n_ks: list[int], ratios: list[float]) -> list[dict[str, Any]]:
+    """The n_k in order, consecutive ones whose ratios show the same order together, with their ratios.
+
+    >>> [(run["way"], run["n_ks"], run["ratios"]) for run in _runs([1024, 4096, 32768], [1.6, 1.3, 0.5])]
+    [('slower', ['1,024', '4,096'], ['1.60', '1.30']), ('faster', ['32,768'], ['0.50'])]
+    """
+    runs: list[dict[str, Any]] = []
+    for n_k, ratio in zip(n_ks, ratios, strict=True):
+        way = order(ratio)
+        if runs and runs[-1]["way"] == way:  # exact: strings
+            runs[-1]["n_ks"].append(_n(n_k))
+            runs[-1]["ratios"].append(_times(ratio))
+        else:
+            runs.append({"way": way, "n_ks": [_n(n_k)], "ratios": [_times(ratio)]})
+    return runs
+
+
+def _threads(part: dict[str, Any]) -> dict[str, Any]:
+    """The threads each side ran on at decode, as the decode part records them: qkv's decode path on one, by design."""
+    if "torch_threads" not in part or "qkv_decode_threads" not in part:
+        raise ValueError("attention_speed: the decode part does not record the threads each side ran on; re-run "
+                         "benchmarks/attention_speed.py --decode-only")
+    qkv_threads, torch_threads = part["qkv_decode_threads"], part["torch_threads"]
+    claims.require(qkv_threads == 1, sentence="qkv's decode path ran on one thread",  # exact: a thread count
+                   checked=f"OpenBLAS threads in qkv's decode path: {qkv_threads}")
+    return {"torch_threads": count_words(torch_threads), "torch_one_thread": torch_threads == 1}  # exact: a count
+
+
+def decode_values(speed: dict[str, Any]) -> dict[str, Any]:
+    """qkv.attention_output against PyTorch's fused kernel at decode, one query against n_k cached keys: the table,
+    the order each layout shows at each n_k, grouped-query decode against MHA on each side, and the threads."""
+    part = speed.get("decode")
+    if not part or not part["results"]:
+        raise ValueError("attention_speed: no decode part in the results; run benchmarks/attention_speed.py")
+    n_ks = part["n_ks"]
+    ran_on, page_names = part.get("machine", speed["machine"]), speed["machine"]  # --decode-only records a run of its own
+    claims.require((ran_on["cpu_model"], ran_on["usable_cpus"]) == (page_names["cpu_model"], page_names["usable_cpus"]),  # exact
+                   sentence="the decode rows were measured on the kind of machine the page names",
+                   checked=f"{ran_on['cpu_model']}, {ran_on['usable_cpus']} CPUs")
+    found = {(row["layout"], row["dtype"], row["n_k"]): row for row in part["results"]}
+    keys = list(dict.fromkeys((row["layout"], row["dtype"]) for row in part["results"]))
+    cells = [found[(layout, dtype, n_k)] for layout, dtype in keys for n_k in n_ks]
+    claims.require(all(cell["torch_sdp_choice"] == 1 for cell in cells),
+                   sentence="at decode PyTorch ran its fused flash kernel", checked=f"{[c['torch_sdp_choice'] for c in cells]}")
+    claims.require(all(cell["decode_path"] for cell in cells), sentence="qkv took its decode path in every decode row",
+                   checked=f"{[c['decode_path'] for c in cells]}")
+    rows = []
+    for layout, dtype in keys:
+        mine = [found[(layout, dtype, n_k)] for n_k in n_ks]
+        ratios = [cell["qkv_output_over_torch"] for cell in mine]
+        rows.append(DecodeRow(_shape(mine[0]["shape_q"], "n"), _shape(mine[0]["shape_kv"], "n_k"), bool(mine[0]["enable_gqa"]),
+                              dtype, [_times(ratio) for ratio in ratios], _runs(n_ks, ratios)))
+    mha = [(layout, dtype) for layout, dtype in keys if not found[(layout, dtype, n_ks[0])]["enable_gqa"]]
+    gqa = [(layout, dtype) for layout, dtype in keys if found[(layout, dtype, n_ks[0])]["enable_gqa"]]
+    claims.require(bool(mha) and bool(gqa) and (mha[0][1], gqa[0][1]) == ("float32", "float32"),  # exact: strings
+                   sentence="the decode table has an MHA and a grouped-query layout, both in float32",
+                   checked=f"{keys}")
+    plain, grouped = mha[0][0], gqa[0][0]
+    plain_heads, grouped_heads = (found[(layout, "float32", n_ks[0])]["shape_q"][-3] for layout in (plain, grouped))
+    kv_heads = {found[(layout, "float32", n_k)]["shape_kv"][-3] for layout in (plain, grouped) for n_k in n_ks}
+    # exact: head counts are integers
+    claims.require(len(kv_heads) == 1 and grouped_heads > plain_heads == next(iter(kv_heads)),
+                   sentence="grouped-query decode has more query heads than the MHA layout, against the same K/V heads",
+                   checked=f"query heads {plain_heads}, {grouped_heads}; K/V heads {kv_heads}")
+
+    def gqa_over_mha(side: str) -> list[float]:  # a side's grouped-query time over its own MHA time at each n_k
+        return [found[(grouped, "float32", n_k)][f"{side}_median_s"] / found[(plain, "float32", n_k)][f"{side}_median_s"]
+                for n_k in n_ks]
+
+    own, torch_own = gqa_over_mha("qkv_output"), gqa_over_mha("torch")
+    # the same K and V, more queries: about as long within ABOUT either way; longer beyond it at some n_k (then reading
+    # K and V is not all of qkv's time); else shorter beyond it somewhere, and nowhere longer
+    about = claims.decide(all(1 / ABOUT <= ratio <= ABOUT for ratio in own),
+                          sentence=f"qkv's grouped-query decode took about as long as its MHA decode (within {ABOUT}× "
+                                   "either way) at every n_k")
+    longer = claims.decide(any(ratio > ABOUT for ratio in own),
+                           sentence=f"qkv's grouped-query decode took more than {ABOUT}× its MHA decode's time at some "
+                                    "n_k, so reading K and V is not all of its time")
+    return {
+        "n_ks": _ns(n_ks), "rows": rows, "repeats": str(part["repeats"]), "d": str(speed["d"]),
+        "rows_at_most": _n(blocks.DECODE_ROWS),
+        "gqa_heads": str(grouped_heads), "kv_heads": str(plain_heads), "gqa_group": str(grouped_heads // plain_heads),
+        "gqa_ratios": [_times(ratio) for ratio in own], "gqa_about_as_long": about, "gqa_longer": longer,
+        "torch_gqa_ratios": [_times(ratio) for ratio in torch_own],
+        **_threads(part),
+    }
+
+
 @cache
 def values(project: Project) -> dict[str, Any]:
     memory, speed = load(project, "attention_memory"), load(project, "attention_speed")
     return {"online": _online(), "memory": memory_values(memory), "time": timing_values(speed),
             "causal": causal_values(speed), "layouts": layout_values(speed), "kv": kv_cache_values(),
-            "default_block_size": _n(speed["tiled_default_block_size"])}
+            "decode": decode_values(speed), "default_block_size": _n(speed["tiled_default_block_size"])}
