@@ -23,7 +23,7 @@ from qkv.blocks import causal_work_share
 from qkv.tiled import DEFAULT_BLOCK_SIZE
 from qkv_site.content.claims import ClaimError
 from qkv_site.figures.attention_time import note
-from qkv_site.figures.results import load
+from qkv_site.results import load
 from qkv_site.pages import beyond_quadratic as beyond
 from qkv_site.project import Project
 

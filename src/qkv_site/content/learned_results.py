@@ -20,8 +20,8 @@ from functools import cache, cached_property
 from typing import Any
 
 from qkv.learning import CoreferenceModel, load_model
-from qkv_site.figures.results import load
 from qkv_site.project import Project
+from qkv_site.results import load
 
 RESULTS = "learned_attention"  # benchmarks/results/learned_attention.json
 

@@ -8,9 +8,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, NullLocator
 
 from qkv_site.figures.labels import text
-from qkv_site.figures.results import load, repeats, series
 from qkv_site.figures.style import SCALING_COLORS, SMALL_SIZE, Theme, new_figure
 from qkv_site.project import Project
+from qkv_site.results import load, repeats, series
 
 # Implementations, not Q/K/V: the role colours stay free. Markers and line styles tell them apart
 # without colour; qkv's two share its purple.

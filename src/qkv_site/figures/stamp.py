@@ -21,9 +21,9 @@ from pathlib import Path
 
 import qkv
 import qkv_site.figures
+import qkv_site.results
 import qkv_site.svg_path
 from qkv_site.cache_files import files_digest, numerics_fingerprint, python_files
-from qkv_site.figures import results
 from qkv_site.project import Project
 
 STAMP = ".stamp"
@@ -37,8 +37,9 @@ def source_digest(project: Project, sources: dict[str, Path] = SOURCES) -> str:
     results, matplotlib, the font, and the machine's arithmetic (`numerics_fingerprint`)."""
     files = [file for name, folder in sources.items() for file in python_files(folder, name)]
     files.append(("qkv_site/svg_path.py", Path(qkv_site.svg_path.__file__)))  # writes every figure's paths
-    # The measurement figures draw committed benchmark results: new results, new figures.
-    files += [(f"results/{path.name}", path) for path in results.result_files(project)]
+    # The measurement figures draw committed benchmark results, read by qkv_site.results: new results, new figures.
+    files.append(("qkv_site/results.py", Path(qkv_site.results.__file__)))
+    files += [(f"results/{path.name}", path) for path in qkv_site.results.result_files(project)]
     return files_digest(files, LIBRARIES, [numerics_fingerprint()])
 
 

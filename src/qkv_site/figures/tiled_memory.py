@@ -7,9 +7,9 @@ from matplotlib.ticker import FixedLocator, NullLocator
 
 from qkv.complexity import format_bytes
 from qkv_site.figures.labels import text
-from qkv_site.figures.results import load
 from qkv_site.figures.style import SCALING_COLORS, SMALL_SIZE, Theme, new_figure
 from qkv_site.project import Project
+from qkv_site.results import load
 
 NAIVE_COLOR = SCALING_COLORS["none"]  # the pink of "the cost that hurts", as in memory.py
 TILED_COLOR = SCALING_COLORS["sqrt_d_k"]  # the purple of the fix

@@ -31,8 +31,8 @@ from qkv.examples import worked_example
 from qkv.kv_cache import attention_kind
 from qkv_site.content.claims import Claims, noise
 from qkv_site.content.formatting import bmatrix, number
-from qkv_site.figures.results import load, repeats, series
 from qkv_site.project import Project
+from qkv_site.results import load, repeats, series
 
 PAGE = "beyond-quadratic.md"
 KV_FIGURE_SEQ_LEN = 4096  # the KV-cache figure's one length for every model (figures/kv_cache_sizes.py)

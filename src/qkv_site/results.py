@@ -1,5 +1,5 @@
 """The committed benchmark results (the project's ``results_dir``, benchmarks/results/*.json) that the
-measurement figures and page draw from.
+measurement figures, the beyond page and the learned-attention page draw from.
 
 They are produced by the scripts in benchmarks/ and committed, so that a site build draws the same
 figures everywhere. `stamp.source_digest` hashes these files: new results redraw the figures.
