@@ -703,7 +703,7 @@ def test_search_finds_the_right_pages(search_tab: Tab, server: SiteServer, repor
     box.fill(query)
     box.press("End")  # Material reads the query on keyup
     page.wait_for_selector(".md-search-result__item:not([hidden]) a.md-search-result__link", timeout=TIMEOUT_MS)
-    # Each language has its own index (qkv_site.builder.search_index): no result of the other language.
+    # Each language has its own index (qkv_site.search.index): no result of the other language.
     urls = page.eval_on_selector_all(".md-search-result__item:not([hidden]) > a.md-search-result__link", "links => links.map(a => a.href)")
     found = {urlsplit(url).path for url in urls}
     expected_urls = {urlsplit(server.url(page_url(source, lang))).path for source in expected}

@@ -98,7 +98,7 @@ def test_result_count_matches_the_list(tabs, server: SiteServer, lang: str, quer
 
 def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
     from qkv_site.builder import compat
-    from qkv_site.builder.search_index import EXERCISE_BOOST, PAGE_BOOST
+    from qkv_site.search.index import EXERCISE_BOOST, PAGE_BOOST
     from site_pages import built_page
 
     for lang in ("zh", "en"):

@@ -30,7 +30,7 @@ from bs4 import BeautifulSoup, Tag
 from browser_support import DESKTOP, LocalOnly, SiteServer, wait_until
 from site_pages import CONFIG, SITE_MAP, built_path, page_url
 
-from qkv_site.builder.search_text import CELLS
+from qkv_site.search.text import CELLS
 from qkv_site.content.glossary import TERMS
 from qkv_site.formulas.plain_text import plain_text
 from qkv_site.site_map import nav_titles

@@ -1,4 +1,4 @@
-"""qkv_site.builder.search_names: the words an index entry is searched by besides its heading and text."""
+"""qkv_site.search.names: the words an index entry is searched by besides its heading and text."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from qkv_site.builder.search_names import ABOUT_BOOST, SYMBOL_WORDS, SearchPage, add_names
-from qkv_site.builder.search_words import pieces
+from qkv_site.search.names import ABOUT_BOOST, SYMBOL_WORDS, SearchPage, add_names
+from qkv_site.search.words import pieces
 from qkv_site.content.glossary import TERMS
 
 SEPARATOR = r"[\s\u200b\-、。，？：（）,:?()]+"

@@ -1,5 +1,5 @@
-"""Chinese words in search: jieba's user dictionary from the site's terms (qkv_site.builder.search_words), and
-the browser's cutting of a query into the index's words (Material's worker as qkv_site.builder.material_search
+"""Chinese words in search: jieba's user dictionary from the site's terms (qkv_site.search.words), and
+the browser's cutting of a query into the index's words (Material's worker as qkv_site.search.material_worker
 corrects it, with the corrections and their check in qkv_site.builder.compat)."""
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ import jieba
 import pytest
 
 from qkv_site.content import glossary
-from qkv_site.builder import compat, material_search, search_words
+from qkv_site.builder import compat
+from qkv_site.search import material_worker as material_search
+from qkv_site.search import words as search_words
 from qkv_site.formulas.engine import NODE
 
 
@@ -49,7 +51,7 @@ def test_a_search_word_is_chinese_characters_only(monkeypatch) -> None:
 def test_the_build_makes_the_user_dictionary_again_only_when_its_code_or_jieba_changes(tmp_path, monkeypatch) -> None:
     from types import SimpleNamespace
 
-    from qkv_site.builder import search_index
+    from qkv_site.search import index as search_index
 
     made: list[Path] = []
     write = search_index.write_user_dictionary

@@ -1,10 +1,10 @@
-"""qkv_site.builder.search_text: what the search index reads of a page."""
+"""qkv_site.search.text: what the search index reads of a page."""
 
 from __future__ import annotations
 
 import pytest
 
-from qkv_site.builder.search_text import search_view
+from qkv_site.search.text import search_view
 
 
 CODE_TAB = (

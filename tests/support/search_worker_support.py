@@ -7,7 +7,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from qkv_site.builder import compat, material_search
+from qkv_site.builder import compat
+from qkv_site.search import material_worker as material_search
 from qkv_site.formulas.engine import NODE
 
 # Loads the worker into a context of its own (as a browser's worker has), with importScripts reading the

@@ -3,7 +3,7 @@
 Each entry names the package, the pinned version it was written for (pyproject.toml pins them all)
 and what it uses. What the site's own scripts, styles and templates rely on of Material's markup is
 listed in `MATERIAL_MARKUP`, each piece with the file of the site that uses it. Material's search
-worker, whose minified code the build corrects in the built site (`qkv_site.builder.material_search`
+worker, whose minified code the build corrects in the built site (`qkv_site.search.material_worker`
 applies `WORKER_CORRECTIONS`) and whose behaviour the search index relies on (`WORKER_READS`), is
 pinned to its file name and checked here too: each piece of code must be there exactly once. The
 templates the site copies with changes (`COPIED_TEMPLATES`) are pinned by the original's sha256. `check`
@@ -130,7 +130,7 @@ MATERIAL_MARKUP = (
     # the search, started on demand
     MaterialMarkup("base.html", '"search": "assets/javascripts/workers/search.a7633da7.min.js" | url',
                    "docs/assets/javascripts/search-on-demand.js", "the search worker, held back until the reader goes to search"),
-    MaterialMarkup("base.html", '<script id="__config" type="application/json">', "src/qkv_site/builder/search_index.py",
+    MaterialMarkup("base.html", '<script id="__config" type="application/json">', "src/qkv_site/search/index.py",
                    "Material's configuration, whose base an English page points at en/, where its search index is"),
     # templates the site extends
     MaterialMarkup("base.html", "{% block scripts %}", "overrides/main.html", "search-on-demand.js before Material's bundle"),

@@ -59,11 +59,11 @@ from qkv_site.builder.minify import minify_published
 from qkv_site.builder.notebook_contents import contents
 from qkv_site.builder.notebook_styles import used_styles, without_unused_mermaid
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
-from qkv_site.builder.search_index import SearchPages, SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.builder.site_files import EmojiFont, error_page_per_language, list_notebooks_in_sitemap
 from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
 from qkv_site.builder.translation_notice import with_notice
+from qkv_site.search.index import SearchPages, SearchViews, configure, point_english_page_at_its_index, split_index
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 

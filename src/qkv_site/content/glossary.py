@@ -12,7 +12,7 @@ class Term:
 
     ``section`` is where the site explains it, the same in both languages: a page of the nav and, after
     ``#``, the id of one of its headings (none for the whole page). The glossary links each term there, and
-    the search index gives that section the term's names (`qkv_site.builder.search_names`), so that 交叉注意力
+    the search index gives that section the term's names (`qkv_site.search.names`), so that 交叉注意力
     finds the section on Cross-Attention, which never says it in Chinese.
 
     ``forms`` is the regular expression of the ways a reader meets the term in running text
@@ -51,7 +51,7 @@ TERMS: tuple[Term, ...] = (
 )
 
 # Words a learner types into the search box besides the glossary's Chinese names: with those names,
-# the site's Chinese terms (qkv_site.builder.search_words decides which of them jieba must be told to keep whole).
+# the site's Chinese terms (qkv_site.search.words decides which of them jieba must be told to keep whole).
 SEARCH_WORDS: tuple[str, ...] = (
     "点积", "缩放", "子空间", "投影", "复杂度", "多头", "掩码", "方差", "在线", "分块", "归一化", "对称", "自己动手",
 )

@@ -1,20 +1,20 @@
 """One search index per language, holding the article's text only (the plugin's search steps).
 
 - Material's search plugin indexes ``page.content`` in its own ``on_page_context`` (priority 0). Just
-  before it, the page's HTML is swapped for `qkv_site.builder.search_text.search_view` (formulas as plain
+  before it, the page's HTML is swapped for `qkv_site.search.text.search_view` (formulas as plain
   text, no display formulas, SVG or build-code tabs); just after it, the real HTML is put back.
 - Making that view parses the page's HTML (about 6 MB for the whole site, most of it formula SVG),
   the slowest step of a rebuild: views are kept in ``.cache/search-view/``, keyed by the page's HTML,
   in a folder per `qkv_site.builder.block_cache.process_digest` (a change to the code that makes them starts
   a new folder and deletes the old one).
-- Chinese is cut into words by jieba (in Material's plugin); `qkv_site.builder.search_words` writes jieba's
+- Chinese is cut into words by jieba (in Material's plugin); `qkv_site.search.words` writes jieba's
   user dictionary from the site's terms into ``.cache/search/`` and hands it to Material's
   ``jieba_dict_user`` option. The browser's copy of Material's search worker is corrected to cut a
   Chinese query into the same words, among other things (`qkv_site.builder.compat.WORKER_CORRECTIONS`,
   checked at start-up). Material marks the cuts in a result's text with a zero-width space, which a
   reader copying the text copied too: the index marks them with ``<wbr/>`` instead, an empty element
   that Material's worker splits words at (`qkv_site.builder.compat.WORKER_READS`) and that copies as nothing.
-- Each entry gets the words it is searched by besides its heading and text (`qkv_site.builder.search_names`,
+- Each entry gets the words it is searched by besides its heading and text (`qkv_site.search.names`,
   from what the plugin records of each page in `SearchPages`).
 - mkdocs-static-i18n merges both languages into one ``search/search_index.json``, so a search on an
   English page counted (and listed) the Chinese pages too. After the last build, the index is split:
@@ -35,13 +35,13 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from qkv_site.builder import material_search
 from qkv_site.builder.block_cache import process_digest
-from qkv_site.builder.search_names import SearchPage, add_names
-from qkv_site.builder.search_text import search_view
-from qkv_site.builder.search_words import quiet_jieba, write_user_dictionary
 from qkv_site.cache_files import atomic_write, files_digest, sweep
 from qkv_site.project import Project
+from qkv_site.search import material_worker
+from qkv_site.search.names import SearchPage, add_names
+from qkv_site.search.text import search_view
+from qkv_site.search.words import quiet_jieba, write_user_dictionary
 
 ENGLISH = "en/"
 # An exercise practises the sections of its page: a search lands on the explanation first (Material
@@ -117,7 +117,7 @@ def configure(config: MkDocsConfig, cache: Path, project: Project) -> SearchView
     dictionary = folder / "jieba-user-dict.txt"
     if search.config.jieba_dict_user not in (None, str(dictionary)):
         raise ValueError(f"mkdocs.yml sets the search plugin's jieba_dict_user ({search.config.jieba_dict_user}); "
-                         "the build makes that dictionary from the site's terms (qkv_site.builder.search_words)")
+                         "the build makes that dictionary from the site's terms (qkv_site.search.words)")
     quiet_jieba()
     sweep(folder.parent, keep=folder)
     if not dictionary.is_file():
@@ -155,7 +155,7 @@ def split_index(site: Path, pages: list[SearchPage]) -> None:
     _write(path, {**index, "docs": chinese})
     english_config = {**index["config"], "lang": ["en"], "pipeline": ENGLISH_PIPELINE}
     _write(site / ENGLISH / "search" / "search_index.json", {**index, "config": english_config, "docs": english})
-    material_search.correct_worker(site)
+    material_worker.correct_worker(site)
 
 
 def _write(path: Path, index: dict[str, Any]) -> None:

@@ -24,12 +24,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from qkv_site.builder.search_words import quiet_jieba
 from qkv_site.content.glossary import TERMS, Term
+from qkv_site.search.words import quiet_jieba
 
 # A description says what a page is about, not what it is called: it counts more than any number of
 # mentions in the text and less than a heading (chosen within the range over which every query of
-# tests/browser/test_browser_search_quality.py finds its section: 150 to 500, with search_index.PAGE_BOOST).
+# tests/browser/test_browser_search_quality.py finds its section: 150 to 500, with index.PAGE_BOOST).
 ABOUT_BOOST = 300.0
 # The words a reader types for a symbol that a heading shows in a formula (its plain text, as the index holds it).
 SYMBOL_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
