@@ -91,7 +91,7 @@ def rendered(page: str, lang: str, project: Project) -> str:
     import yaml
 
     from qkv_site.builder.page_values import render
-    from qkv_site.tools.translations import split_front_matter
+    from qkv_site.translations.records import split_front_matter
 
     front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
     return render(body, yaml.safe_load(front) if isinstance(front, str) else front, f"{lang}/{page}", project)

@@ -62,8 +62,8 @@ from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printe
 from qkv_site.builder.site_files import EmojiFont, error_page_per_language, list_notebooks_in_sitemap
 from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
-from qkv_site.builder.translation_notice import with_notice
 from qkv_site.search.index import SearchPages, SearchViews, configure, point_english_page_at_its_index, split_index
+from qkv_site.translations.notice import with_notice
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 

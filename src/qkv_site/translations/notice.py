@@ -1,4 +1,4 @@
-"""The notice on an English page that is behind its Chinese source (see qkv_site.tools.translations)."""
+"""The notice on an English page that is behind its Chinese source (see qkv_site.translations.records)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from mkdocs.utils import get_relative_url
 
-from qkv_site.tools.translations import TRANSLATION_LANG, page_status
+from qkv_site.translations.records import TRANSLATION_LANG, page_status
 
 NOTICE_CLASS = "qkv-translation-notice"
 

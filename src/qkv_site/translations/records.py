@@ -9,22 +9,20 @@ new hashes. Content hashes, not dates: they survive shallow clones, rebases and 
 
 Check every page (exit status 1 if any English page is behind its Chinese source)::
 
-    python -m qkv_site.tools.translations
+    python -m qkv_site.translations
 
 After updating the English translation of a page, record what it now translates::
 
-    python -m qkv_site.tools.translations --update worked-example.md
+    python -m qkv_site.translations --update worked-example.md
 
 ``--update`` with no page records every page; ``--docs DIR`` works on another copy of ``docs/``.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,7 +37,7 @@ RECORD_KEY = "translation"
 PREAMBLE = "_preamble"  # text before the first heading with an id, if any
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)?---[ \t]*\n", re.DOTALL)
-_RECORD_COMMENT = f"# the {SOURCE_LANG} sections translated here; re-record: python -m qkv_site.tools.translations --update PAGE"
+_RECORD_COMMENT = f"# the {SOURCE_LANG} sections translated here; re-record: python -m qkv_site.translations --update PAGE"
 
 
 def split_front_matter(text: str) -> tuple[dict[str, Any], str]:
@@ -225,56 +223,3 @@ def record(docs: Path, page: str) -> bool:
         return False
     translation.write_text(updated, encoding="utf-8")
     return True
-
-
-def _page_name(name: str) -> str:
-    # Accept "worked-example", "worked-example.md", "docs/en/worked-example.md" or "en/worked-example.md".
-    path = Path(name)
-    parts = path.parts
-    for lang in (SOURCE_LANG, TRANSLATION_LANG):
-        if lang in parts:
-            path = Path(*parts[parts.index(lang) + 1 :])
-    return path.as_posix() if path.suffix in (".md", ".ipynb") else f"{path.as_posix()}.md"
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m qkv_site.tools.translations",
-        description=f"List the {TRANSLATION_LANG} pages whose {SOURCE_LANG} source changed since they were translated.",
-    )
-    parser.add_argument("--docs", type=Path, default=Path("docs"), help="the docs folder (default: ./docs)")
-    parser.add_argument(
-        "--update",
-        nargs="*",
-        metavar="PAGE",
-        help=f"after updating a translation: record the current hashes of its {SOURCE_LANG} page (no PAGE: every page)",
-    )
-    args = parser.parse_args(argv)
-    docs: Path = args.docs
-    try:
-        if args.update is not None:
-            pages = [_page_name(name) for name in args.update] or source_pages(docs)
-            for page in pages:
-                written = record(docs, page)
-                print(f"{TRANSLATION_LANG}/{page}: {'recorded' if written else 'already up to date'}")
-            return 0
-        statuses = check(docs)
-    except (FileNotFoundError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    outdated = [status for status in statuses if status.outdated]
-    for status in outdated:
-        for line in status.report():
-            print(line)
-    if outdated:
-        print(
-            f"\n{len(outdated)} of {len(statuses)} {TRANSLATION_LANG} pages are behind their {SOURCE_LANG} source. "
-            "Update the translation, then record it: python -m qkv_site.tools.translations --update PAGE"
-        )
-        return 1
-    print(f"all {len(statuses)} {TRANSLATION_LANG} pages translate the current {SOURCE_LANG} pages")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
