@@ -58,7 +58,7 @@ def numerics_fingerprint() -> str:
     """What decides the last bits of the floats a build computes on this machine, for the caches' keys.
 
     The same code and inputs give the same pages on every machine only where the pages decide with
-    margins (`qkv_site.content.claims`); a cached result is still one machine's arithmetic, so a
+    margins (`qkv_site.values.claims`); a cached result is still one machine's arithmetic, so a
     `.cache/` carried to another machine is not reused there: the OS, CPU architecture and C library
     (its `exp`), numpy's version and the SIMD extensions it dispatches to, and the BLAS numpy loaded
     with its version, kernel ("architecture": Haswell, SkylakeX, …) and thread count.

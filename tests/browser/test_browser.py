@@ -33,7 +33,6 @@ from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
 import pytest
-
 from browser_support import DESKTOP, TIMEOUT_MS, WAIT_MS, LocalOnly, SiteServer, click_in_place
 from browser_support import PHONE as MOBILE
 from build_support import SITE_BUILD, build_site, copy_checkout

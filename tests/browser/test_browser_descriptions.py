@@ -7,11 +7,9 @@ import re
 from urllib.parse import urlsplit
 
 import pytest
-
 from browser_support import SiteServer
 from repository import ROOT
 from site_pages import nav_sources, page_url
-
 
 
 def site_descriptions() -> set[str]:

@@ -7,9 +7,7 @@ the focus back on the figure. Served from the site itself (no request elsewhere)
 
 from __future__ import annotations
 
-
 import pytest
-
 from browser_support import DESKTOP, PHONE, SiteServer
 from site_pages import page_url
 

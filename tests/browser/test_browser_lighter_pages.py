@@ -5,9 +5,8 @@ figure code that a caption's link opens."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from browser_support import DESKTOP, PHONE, TIMEOUT_MS, LocalOnly, SiteServer
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from site_pages import page_url
 
 SCROLL_TO_END_JS = """async () => {

@@ -3,12 +3,9 @@ keyboard can reach) instead of wrapping in the middle of a name or a number."""
 
 from __future__ import annotations
 
-
 import pytest
-
 from browser_support import PHONE, SiteServer
 from site_pages import page_url
-
 
 # Each code cell: its source lines, the lines it takes on screen, whether it scrolls and can be focused.
 CELLS_JS = r"""() => [...document.querySelectorAll(".jupyter-wrapper .highlight-ipynb pre")].map((pre) => {

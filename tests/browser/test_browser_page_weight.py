@@ -5,9 +5,9 @@ The sizes are those of the built files, so this is no timing: a page that grows 
 from __future__ import annotations
 
 import pytest
-
 from browser_support import SiteServer
 from site_pages import SITE_MAP
+
 from qkv_site.tools.page_weight import CATEGORIES, KB, measure_page, target
 
 PAGES = [(source, lang) for lang in SITE_MAP.languages for source in SITE_MAP.nav]

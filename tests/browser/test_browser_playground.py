@@ -13,14 +13,23 @@ from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
-
 from browser_support import DESKTOP, PHONE
-from playground_support import (ROOT_SELECTOR, article_inputs, assert_matches, cell, displayed, expected, open_page,
-                                state_hash, url_of)
-from qkv.examples import it_animal_sentence, worked_example
-from qkv_site.content.formatting import factor, number
-from qkv_site.content.playground import PRESETS_ID, presets
+from playground_support import (
+    ROOT_SELECTOR,
+    article_inputs,
+    assert_matches,
+    cell,
+    displayed,
+    expected,
+    open_page,
+    state_hash,
+    url_of,
+)
 from site_pages import built_page
+
+from qkv.examples import it_animal_sentence, worked_example
+from qkv_site.playground_presets import PRESETS_ID, presets
+from qkv_site.values.formatting import factor, number
 
 SCALINGS = ("none", "d_k", "sqrt_d_k")
 MESSAGES = {  # the short message next to a matrix, per language and kind of mistake

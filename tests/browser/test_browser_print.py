@@ -13,13 +13,13 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from browser_support import DESKTOP, LocalOnly, SiteServer
-from repository import LANGUAGES, SITE_URL
 from learned_print_support import LEARNED, TASKS, figure_path, printed_panels
+from repository import LANGUAGES, SITE_URL
+from site_pages import page_url
+
 from qkv.learning.sentences import ARTICLE_SENTENCE, ARTICLE_TWIN
 from qkv_site.builder.learned_print import LABELS
-from site_pages import page_url
 
 WIDGET_SENTENCES = (ARTICLE_SENTENCE, ARTICLE_TWIN)
 

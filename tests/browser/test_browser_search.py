@@ -9,15 +9,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
 from browser_support import DESKTOP, SiteServer
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from repository import SITE_URL
 from site_pages import page_url
 
 SUBPATH = urlsplit(SITE_URL).path
 # What must never reach a reader through search: TeX, markup of typeset formulas, the build code.
-FORBIDDEN = ["\\(", "\\[", "\\begin", "\\frac", "\\text", "$$", "<svg", "<math", "<mjx", "print(display(", "qkv_site.content.formatting", "bmatrix(",
+FORBIDDEN = ["\\(", "\\[", "\\begin", "\\frac", "\\text", "$$", "<svg", "<math", "<mjx", "print(display(", "qkv_site.values.formatting", "bmatrix(",
              "绘图代码", "Figure code"]  # a caption's link to the code that drew the figure
 # (page language, query, a page that must be found); “对称” finds more pages than Material lists
 # before the reader scrolls.
@@ -97,9 +96,10 @@ def test_result_count_matches_the_list(tabs, server: SiteServer, lang: str, quer
 
 
 def test_the_index_reads_as_the_words_a_reader_types(site: Path) -> None:
+    from site_pages import built_page
+
     from qkv_site.builder import compat
     from qkv_site.search.index import EXERCISE_BOOST, PAGE_BOOST
-    from site_pages import built_page
 
     for lang in ("zh", "en"):
         config = index(site, lang)["config"]

@@ -26,13 +26,13 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from bs4 import BeautifulSoup, Tag
 from browser_support import DESKTOP, LocalOnly, SiteServer, wait_until
+from bs4 import BeautifulSoup, Tag
 from site_pages import CONFIG, SITE_MAP, built_path, page_url
 
-from qkv_site.search.text import CELLS
-from qkv_site.content.glossary import TERMS
 from qkv_site.formulas.plain_text import plain_text
+from qkv_site.glossary import TERMS
+from qkv_site.search.text import CELLS
 from qkv_site.site_map import nav_titles
 
 TOP = 3

@@ -15,7 +15,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from browser_support import DESKTOP, PHONE, TIMEOUT_MS, SiteServer
 from repository import LANGUAGES, SITE_URL
 from site_pages import expected_formulas, nav_sources, page_url

@@ -12,7 +12,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from browser_support import DESKTOP, PHONE, READY_JS, SiteServer, click_in_place
 from repository import ROOT
 from site_pages import built_page, page_url

@@ -24,18 +24,18 @@ from urllib.parse import unquote, urljoin, urlsplit
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup, Tag
-from PIL import Image
-
-from repository import DOCS, LANGUAGES, ROOT, SITE_URL
 from learned_print_support import LEARNED, TASKS, figure_path, printed_panels
+from PIL import Image
+from repository import DOCS, LANGUAGES, ROOT, SITE_URL
+from site_pages import built_page, built_path, nav_sources, page_url, parsed_print_page
+
 from qkv.examples import worked_example
 from qkv_site.builder.learned_print import HEAT
 from qkv_site.builder.learned_print import LABELS as FIGURE_LABELS
-from qkv_site.content.formatting import number
 from qkv_site.markdown_source import read
 from qkv_site.tools.pdf import pdf_path
 from qkv_site.tools.pdf.combine import LABELS
-from site_pages import built_page, built_path, nav_sources, page_url, parsed_print_page
+from qkv_site.values.formatting import number
 
 PAGES = nav_sources()
 MAX_BYTES = 10 * 1024 * 1024

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from repository import ROOT
 
 from qkv.tiled import DEFAULT_BLOCK_SIZE

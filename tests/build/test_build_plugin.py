@@ -7,8 +7,8 @@ from importlib.metadata import entry_points
 import pytest
 import yaml
 from mkdocs.exceptions import PluginError
-
 from repository import ROOT
+
 from qkv_site.builder import compat
 from qkv_site.builder.plugin import SitePlugin
 

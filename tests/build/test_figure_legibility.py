@@ -18,9 +18,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import rgb_to_hsv, to_hex, to_rgb
 from matplotlib.path import Path
 from matplotlib.text import Text
-
 from repository import LANGUAGES, the_project
 from site_pages import built_path
+
 from qkv_site.figures.registry import FIGURES, SCHEMES
 from qkv_site.figures.style import LIGHT, MIN_PHONE_TEXT, PHONE_WIDTH, TEXT_CONTRAST, THEMES, contrast, rc
 

@@ -12,8 +12,8 @@ import pytest
 from fontTools.pens.recordingPen import RecordingPen
 from fontTools.ttLib import TTCollection, TTFont
 from matplotlib.figure import Figure
-
 from repository import LANGUAGES
+
 from qkv_site.figures import fonts
 from qkv_site.figures.labels import LABELS, text
 from qkv_site.figures.registry import FIGURES, SCHEMES, STAMP, MissingGlyphError, render_all, render_svg

@@ -7,9 +7,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from build_support import build_site
 from repository import the_project
+
 from qkv_site.formulas import FormulaCache, FormulaError, mark_formulas, plain_text
 
 
@@ -115,8 +115,9 @@ def test_a_rebuild_that_changes_no_formula_typesets_none(tmp_path: Path) -> None
 
 
 def test_a_page_carries_each_glyph_outline_once_and_every_formula_finds_its_glyphs(site: Path) -> None:
-    from qkv_site.formulas.pages import GLYPHS_ID
     from site_pages import built_page, nav_sources
+
+    from qkv_site.formulas.pages import GLYPHS_ID
 
     for lang in ("zh", "en"):
         for source in nav_sources():

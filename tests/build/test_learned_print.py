@@ -10,16 +10,23 @@ from pathlib import Path
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
-
-from repository import ROOT, SITE_URL
 from learned_print_support import LEARNED, TASKS, figure_path, figure_texts, printed_panels
+from repository import ROOT, SITE_URL
+from site_pages import built_page, page_url
+
 from qkv.learning.rollout import rollout_weights
 from qkv_site.builder.learned_models import export, exported_model
-from qkv_site.builder.learned_print import (HEAT, LABELS, PRINT_CLASS, drawn_figure, probability_text, text_width,
-                                           with_print_figures)
-from qkv_site.content.formatting import fixed
+from qkv_site.builder.learned_print import (
+    HEAT,
+    LABELS,
+    PRINT_CLASS,
+    drawn_figure,
+    probability_text,
+    text_width,
+    with_print_figures,
+)
 from qkv_site.project import RESULTS_DIR
-from site_pages import built_page, page_url
+from qkv_site.values.formatting import fixed
 
 RESULTS = ROOT / RESULTS_DIR
 ADDRESS = "https://example.org/site/learned-attention/"

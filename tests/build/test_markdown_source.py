@@ -10,8 +10,8 @@ import markdown
 import pytest
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
-
 from repository import DOCS, ROOT
+
 from qkv_site.markdown_source import Fence, parse, read
 
 MARKDOWN_PAGES = sorted(path.relative_to(DOCS).as_posix() for path in DOCS.rglob("*.md"))

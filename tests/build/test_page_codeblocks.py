@@ -18,9 +18,9 @@ from repository import DOCS, LANGUAGES, ROOT
 from site_pages import rendered
 
 from qkv.examples import worked_example
-from qkv_site.content.formatting import number
 from qkv_site.markdown_source import parse, read
 from qkv_site.project import Project
+from qkv_site.values.formatting import number
 
 
 def small_site(folder: Path, page: str, programs: dict[str, str]) -> tuple[Path, Path]:

@@ -1,6 +1,6 @@
 """Named values in a page's prose (qkv_site.builder.page_values): filled in from qkv_site.pages.<name>,
 and a misspelt name, a failing computation or a broken template stops the build naming the page; a sentence
-the data no longer support raises, naming the page and the sentence (qkv_site.content.claims)."""
+the data no longer support raises, naming the page and the sentence (qkv_site.values.claims)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from mkdocs.exceptions import PluginError
 from repository import DOCS, LANGUAGES
 
 from qkv_site.builder.page_values import render
-from qkv_site.content.claims import ClaimError, Claims
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError, Claims
 
 
 @pytest.fixture
@@ -109,7 +109,7 @@ def test_every_page_s_values_are_computed_from_the_project_it_is_given(values_mo
     assert render("{{ docs }}", {"values": "example"}, "zh/a.md", other) == "pages"
 
 
-# The claims helper (qkv_site.content.claims) ------------------------------------------------------
+# The claims helper (qkv_site.values.claims) ------------------------------------------------------
 
 
 def test_a_claim_the_data_do_not_support_raises_naming_the_page_and_the_sentence() -> None:

@@ -2,8 +2,8 @@
 
 Another CPU, BLAS kernel or thread count rounds exp, log and matrix products differently in the last
 place (glibc's exp against numpy's AVX-512 one, OpenBLAS's Haswell kernel against its Prescott one).
-The pages decide their sentences with `qkv_site.content.claims` (equal or ordered only beyond rounding)
-and print with `qkv_site.content.formatting` (never a digit that rounding can flip); these tests hold
+The pages decide their sentences with `qkv_site.values.claims` (equal or ordered only beyond rounding)
+and print with `qkv_site.values.formatting` (never a digit that rounding can flip); these tests hold
 them to it.
 """
 
@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from qkv_site.content.claims import TooCloseToCall
-from qkv_site.content.formatting import number, percent, printable
+from qkv_site.values.claims import TooCloseToCall
+from qkv_site.values.formatting import number, percent, printable
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"  # perturbed_numerics.py
 PAGES_DIR = SUPPORT.parents[1] / "src" / "qkv_site" / "pages"
@@ -136,7 +136,7 @@ def _float_equalities(path: Path) -> list[str]:
 
 def test_the_pages_compare_computed_floats_only_through_the_claims_helpers() -> None:
     found = [hit for path in sorted(PAGES_DIR.glob("*.py")) for hit in _float_equalities(path)]
-    assert not found, ("== or != that may compare computed floats; use qkv_site.content.claims.equal (or say why it is exact "
+    assert not found, ("== or != that may compare computed floats; use qkv_site.values.claims.equal (or say why it is exact "
                        "with '# exact: …'):\n" + "\n".join(found))
 
 

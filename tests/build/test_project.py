@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from repository import DOCS, ROOT
+
 from qkv_site.builder.figure_markup import code_block
 from qkv_site.pages import beyond_quadratic, playground
 from qkv_site.project import Project, load_project

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from qkv_site.glossary import TERMS
 from qkv_site.search.names import ABOUT_BOOST, SYMBOL_WORDS, SearchPage, add_names
 from qkv_site.search.words import pieces
-from qkv_site.content.glossary import TERMS
 
 SEPARATOR = r"[\s\u200b\-、。，？：（）,:?()]+"
 CROSS = next(term for term in TERMS if term.text == "Cross-Attention")

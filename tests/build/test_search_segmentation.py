@@ -12,11 +12,11 @@ from pathlib import Path
 import jieba
 import pytest
 
-from qkv_site.content import glossary
+from qkv_site import glossary
 from qkv_site.builder import compat
+from qkv_site.formulas.engine import NODE
 from qkv_site.search import material_worker as material_search
 from qkv_site.search import words as search_words
-from qkv_site.formulas.engine import NODE
 
 
 def test_a_term_is_kept_whole_unless_it_is_made_of_other_terms() -> None:

@@ -6,7 +6,6 @@ import pytest
 
 from qkv_site.search.text import search_view
 
-
 CODE_TAB = (
     '<div class="tabbed-set tabbed-alternate" data-tabs="1:2"><input checked id="exec-3--__tabbed_1_1" name="t" type="radio">'
     '<input id="exec-3--__tabbed_1_2" name="t" type="radio"><div class="tabbed-labels"><label>结果</label><label>代码</label></div>'

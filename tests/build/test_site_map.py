@@ -7,10 +7,10 @@ from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 import pytest
-
 from repository import LANGUAGES, SITE_URL
-from qkv_site.site_map import load_site_map, site_map_of
 from site_pages import SITE_MAP, parsed_page
+
+from qkv_site.site_map import load_site_map, site_map_of
 
 CONFIG = """\
 nav:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from bs4 import BeautifulSoup
 from PIL import Image
-
 from repository import LANGUAGES, SITE_URL
-from qkv_site.builder import social_card
 from site_pages import built_page, nav_sources
+
+from qkv_site.builder import social_card
 
 PAGES = [(source, lang) for lang in LANGUAGES for source in nav_sources()]
 

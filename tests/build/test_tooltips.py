@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
-
-from qkv_site.content.glossary import TERMS
-from qkv_site.builder.tooltips import add_tooltips
 from site_pages import built_page
+
+from qkv_site.builder.tooltips import add_tooltips
+from qkv_site.glossary import TERMS
 
 
 def tooltipped(html: str) -> list[str]:

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from repository import DOCS, ROOT
-from qkv_site.translations.notice import NOTICE_CLASS, with_notice
+
 from qkv_site.markdown_source import read
+from qkv_site.translations.notice import NOTICE_CLASS, with_notice
 from qkv_site.translations.records import page_status, record, section_hashes, split_front_matter
 
 CHECK = [sys.executable, "-m", "qkv_site.translations"]

@@ -69,7 +69,7 @@ test("a missing input blanks only what depends on it", () => {
   assert.equal(r.output, null);
 });
 
-test("numbers are formatted like qkv_site.content.formatting.number", () => {
+test("numbers are formatted like qkv_site.values.formatting.number", () => {
   const cases = { 2: "2", "-1": "-1", 1.1547: "1.15", 0.6404: "0.64", "-0.001": "0", 0.125: "0.12", 0.375: "0.38", "-0.125": "-0.12", 2.675: "2.67" };
   for (const [input, expected] of Object.entries(cases)) assert.equal(formatNumber(Number(input)), expected, input);
   assert.equal(formatNumber(-0), "0");

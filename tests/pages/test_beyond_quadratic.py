@@ -1,6 +1,6 @@
 """The beyond page (qkv_site.pages.beyond_quadratic): its causal, layout and timing sentences follow the measured
 results, altered results pick the other true sentence or stop the build naming it, and a false one stops the
-strict build (qkv_site.content.claims; the self-vs-cross figure's: test_self_vs_cross.py); its KV-cache caption
+strict build (qkv_site.values.claims; the self-vs-cross figure's: test_self_vs_cross.py); its KV-cache caption
 follows the model shapes, and its programs compute the values its prose prints."""
 
 from __future__ import annotations
@@ -21,11 +21,11 @@ from page_sources import DOCS_SRC, run_program
 
 from qkv.blocks import causal_work_share
 from qkv.tiled import DEFAULT_BLOCK_SIZE
-from qkv_site.content.claims import ClaimError
 from qkv_site.figures.attention_time import note
-from qkv_site.results import load
 from qkv_site.pages import beyond_quadratic as beyond
 from qkv_site.project import Project
+from qkv_site.results import load
+from qkv_site.values.claims import ClaimError
 
 
 @pytest.fixture
@@ -248,7 +248,7 @@ def test_a_two_d_cell_has_an_order_only_when_both_parts_agree(speed: dict[str, A
 def test_the_online_bound_is_printed_rounded_up() -> None:
     from decimal import Decimal
 
-    from qkv_site.content.claims import noise
+    from qkv_site.values.claims import noise
 
     mantissa, exponent = beyond.rounded_up(noise(1.0))
     assert Decimal(mantissa).scaleb(exponent) >= Decimal(noise(1.0)) and (mantissa, exponent) == ("1.5", -14)
@@ -312,7 +312,7 @@ def test_beyond_quadratic_programs_agree_with_the_values_the_prose_prints(projec
     assert printed.split() == ["1", "True", "7", "True", "64", "True"]
 
 
-# The sentences on the committed results and on altered ones (qkv_site.content.claims) -------------
+# The sentences on the committed results and on altered ones (qkv_site.values.claims) -------------
 
 
 EMPTY_LIST = re.compile(r"\b(none|None)\b|[=：]\s*无|\$n\$ = (?!\d)|\b(and|和)\s*[。.，,]")  # "n = none", "n = " with no n
@@ -513,7 +513,7 @@ def test_a_false_claim_stops_the_strict_build_naming_the_page_and_the_sentence(t
         # Timings
 
         ```python exec="on"
-        from qkv_site.content.claims import Claims
+        from qkv_site.values.claims import Claims
 
         tiled, qkv = 1.2, 1.0  # seconds, as if re-measured
         Claims("timings.md").require(tiled < qkv, sentence="Tiled was faster.", checked=f"{tiled} < {qkv}")

@@ -10,8 +10,8 @@ import pytest
 from page_sources import DOCS_SRC, run_program, source
 from repository import LANGUAGES
 
-from qkv_site.content.claims import ClaimError
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
 
 # The programs the page shows ----------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from bs4 import BeautifulSoup
 from repository import DOCS, LANGUAGES, ROOT
 from site_pages import built_path, nav_sources, page_url, parsed_page, rendered
 
-from qkv_site.content.corrections import NOTE_PREFIX, editors_notes, notes_of_page
+from qkv_site.editors_notes import NOTE_PREFIX, editors_notes, notes_of_page
 from qkv_site.pages import corrections
 from qkv_site.project import Project, load_project
 
@@ -137,7 +137,7 @@ def _section(text: str, anchor: str) -> str:
 def test_the_additions_name_every_page_the_article_does_not_have(lang: str, project: Project) -> None:
     from site_pages import rendered
 
-    from qkv_site.content.corrections import ADDED_PAGES as LISTED
+    from qkv_site.editors_notes import ADDED_PAGES as LISTED
 
     assert set(LISTED) == set(ADDED_PAGES)
     additions = _section(rendered("corrections.md", lang, project), "additions")
@@ -149,7 +149,7 @@ def test_the_home_page_names_as_additions_the_pages_the_corrections_page_lists(l
                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from site_pages import rendered
 
-    from qkv_site.content import corrections as content
+    from qkv_site import editors_notes as content
 
     def lead() -> str:
         text = rendered("index.md", lang, project)
@@ -197,7 +197,7 @@ def test_every_figure_drawn_from_hand_built_weights_says_so_in_its_caption(lang:
 
 
 def test_corrections_rows_link_every_note_the_pages_carry(project: Project) -> None:
-    from qkv_site.content.corrections import editors_notes
+    from qkv_site.editors_notes import editors_notes
 
     for lang in LANGUAGES:
         notes = editors_notes(lang, DOCS, ROOT / "mkdocs.yml")

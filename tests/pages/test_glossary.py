@@ -1,4 +1,4 @@
-"""The page “术语表 / Glossary”: its terms (qkv_site.content.glossary) each name the section that explains it,
+"""The page “术语表 / Glossary”: its terms (qkv_site.glossary) each name the section that explains it,
 in both languages, and its rows are the terms the tooltips use."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from repository import DOCS, LANGUAGES
 from site_pages import SITE_MAP, rendered
 
-from qkv_site.content.glossary import TERMS
+from qkv_site.glossary import TERMS
 from qkv_site.markdown_source import read
 from qkv_site.project import Project
 
@@ -25,7 +25,7 @@ def test_a_term_names_a_heading_of_a_page_of_the_nav_in_both_languages(term) -> 
 
 
 def test_glossary_rows_are_the_terms_the_tooltips_use(project: Project) -> None:
-    from qkv_site.content.glossary import TERMS
+    from qkv_site.glossary import TERMS
 
     for lang in LANGUAGES:
         rows = [line for line in rendered("glossary.md", lang, project).splitlines() if line.startswith("| [**")]

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from page_sources import DOCS_SRC, run_program
 
-from qkv_site.content.claims import ClaimError
 from qkv_site.pages import intuition
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
 
 
 def test_a_query_only_a_little_larger_is_not_almost_v1(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -33,8 +33,8 @@ def test_values_outside_the_weighted_average_stop_exercise_2(monkeypatch: pytest
 
 
 def test_intuition_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
-    from qkv_site.content.formatting import vector
     from qkv_site.pages.intuition import values
+    from qkv_site.values.formatting import vector
 
     lookups = values(project)["lookups"]
     exercise_1, printed = run_program(DOCS_SRC / "intuition" / "exercise_1.py")

@@ -12,12 +12,12 @@ import pytest
 from page_sources import DOCS_SRC, run_program
 
 from qkv.learning import sentences as s
-from qkv_site.content import learned_results
-from qkv_site.content.claims import ClaimError
+from qkv_site import learned_results
 from qkv_site.figures.registry import FIGURES, render_svg
 from qkv_site.pages import learned_attention as page
 from qkv_site.pages import motivation
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
 
 LEARNED_FIGURES = ("learned_it", "learned_training", "learned_snapshots", "learned_scaling", "learned_referent")
 

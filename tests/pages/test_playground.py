@@ -17,10 +17,10 @@ from repository import LANGUAGES, ROOT
 from site_pages import rendered
 
 from qkv import scaled_dot_product_attention
-from qkv_site.content.claims import ClaimError
-from qkv_site.content.playground import presets
 from qkv_site.pages import playground
+from qkv_site.playground_presets import presets
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
 
 
 def test_a_preset_within_the_manual_limit_stops_the_note(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,8 +71,8 @@ def test_playground_limits_are_the_ones_its_script_reads(project: Project) -> No
 
 
 def test_the_count_of_presets_the_page_names_is_checked(project: Project, monkeypatch: pytest.MonkeyPatch) -> None:
-    from qkv_site.content.playground import presets
     from qkv_site.pages import playground
+    from qkv_site.playground_presets import presets
 
     assert len(presets()["presets"]) == 3
     for lang, words in (("zh", "三个预设"), ("en", "the three presets")):

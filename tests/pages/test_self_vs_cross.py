@@ -12,9 +12,9 @@ from page_sources import DOCS_SRC, run_program
 from repository import the_project
 from site_pages import rendered
 
-from qkv_site.content.claims import ClaimError
 from qkv_site.pages import self_vs_cross
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
 
 
 def alt_text(lang: str) -> str:
@@ -64,8 +64,8 @@ def test_a_mask_that_hides_nothing_stops_exercise_2(monkeypatch: pytest.MonkeyPa
 
 def test_self_vs_cross_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv import causal_mask
-    from qkv_site.content.formatting import percent
     from qkv_site.pages.self_vs_cross import values
+    from qkv_site.values.formatting import percent
 
     shown = values(project)["exercise_2"]
     exercise_2, _ = run_program(DOCS_SRC / "self-vs-cross" / "exercise_2.py")

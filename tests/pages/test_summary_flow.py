@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from page_sources import DOCS_SRC, run_program
 
-from qkv_site.content.claims import ClaimError
 from qkv_site.pages import summary_flow
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
 
 
 def test_an_unchanged_love_stops_exercise_2(monkeypatch: pytest.MonkeyPatch) -> None:

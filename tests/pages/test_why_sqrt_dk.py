@@ -16,11 +16,11 @@ from page_sources import DOCS_SRC, built_article, run_program
 from repository import LANGUAGES
 
 from qkv.analysis import DotProductVariance, ScalingStudy, dot_product_variance, scaling_study
-from qkv_site.content.claims import ClaimError
-from qkv_site.content.formatting import number
 from qkv_site.figures.softmax_saturation import D_KS
 from qkv_site.pages import why_sqrt_dk
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
+from qkv_site.values.formatting import number
 
 
 @pytest.fixture(autouse=True)
@@ -82,10 +82,10 @@ def test_exercise_3_fails_when_scaling_does_not_flatten_the_row(project: Project
 def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
     import math
 
-    from qkv_site.content.formatting import number
     from qkv_site.figures.softmax_saturation import D_KS
     from qkv_site.figures.softmax_saturation import _study as figure_study
     from qkv_site.pages.why_sqrt_dk import D_KS_FIGURE, values
+    from qkv_site.values.formatting import number
 
     shown = values(project)
     page = DOCS_SRC / "why-sqrt-dk"

@@ -16,9 +16,9 @@ from repository import LANGUAGES, ROOT
 
 from qkv import scaled_dot_product_attention
 from qkv.examples import WorkedExample, cat_sat_on_mat, worked_example
-from qkv_site.content.claims import ClaimError
 from qkv_site.pages import why_three_matrices
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
 
 
 @pytest.fixture(autouse=True)
@@ -85,8 +85,8 @@ def test_the_tied_scores_are_positive_semi_definite_and_a_matrix_that_is_not_sto
 
 
 def test_why_three_matrices_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
-    from qkv_site.content.formatting import bmatrix, percent, vector
     from qkv_site.pages.why_three_matrices import values
+    from qkv_site.values.formatting import bmatrix, percent, vector
 
     shown = values(project)
     page = DOCS_SRC / "why-three-matrices"

@@ -15,10 +15,10 @@ from repository import LANGUAGES
 from qkv import softmax
 from qkv.examples import worked_example
 from qkv_site.builder.page_values import render
-from qkv_site.content.claims import ClaimError
-from qkv_site.content.formatting import percent
 from qkv_site.pages import worked_example as page
 from qkv_site.project import Project
+from qkv_site.values.claims import ClaimError
+from qkv_site.values.formatting import percent
 
 # Other integer matrices that still give the article's K from the article's X (rows 0+2 and 1+3
 # add up as before) but a different key for "I" once X changes: the results of exercise 4 depend on them.
@@ -86,8 +86,8 @@ def test_worked_example_programs_agree_with_the_values_the_prose_prints(project:
     import numpy as np
 
     from qkv import softmax
-    from qkv_site.content.formatting import bmatrix, percent, vector
     from qkv_site.pages.worked_example import values
+    from qkv_site.values.formatting import bmatrix, percent, vector
 
     shown = values(project)
     folder = DOCS_SRC / "worked-example"

@@ -9,8 +9,8 @@ from qkv import self_attention
 from qkv.complexity import (
     MemoryRow,
     attention_matrix_bytes,
-    crossover_length,
     attention_matrix_elements,
+    crossover_length,
     format_bytes,
     format_count,
     memory_table,

@@ -6,8 +6,8 @@ import warnings
 
 import numpy as np
 import pytest
-
 from kernel_support import array_sizes, score_products
+
 from qkv import attention_output, causal_mask, plain_attention, scaled_dot_product_attention
 from qkv._kernel import causal_work_share
 

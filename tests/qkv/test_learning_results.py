@@ -14,15 +14,14 @@ import sys
 
 import numpy as np
 import pytest
-
 from repository import ROOT
 
 from qkv.learning import load_model, model_data, train_coreference
+from qkv.learning import sentences as s
 from qkv.learning.findings import FINDINGS, evaluate
 from qkv.learning.network import backward, forward, init_parameters
 from qkv.learning.runs import RUNS, record
 from qkv.learning.training import LEARNING_RATES, TrainingDiverged
-from qkv.learning import sentences as s
 
 RESULTS = ROOT / "benchmarks" / "results"
 RETRAINED_SEEDS = (0, 1)

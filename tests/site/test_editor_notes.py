@@ -10,7 +10,7 @@ import pytest
 from page_sources import built_article
 from repository import LANGUAGES
 
-from qkv_site.content.corrections import NOTE_PREFIX
+from qkv_site.editors_notes import NOTE_PREFIX
 
 NOTES = {
     "index.md": ["note-self-attention-before-transformer"],

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-
 from repository import DOCS
+
 from qkv_site.markdown_source import parse, read
 
 # The pages of the article and the deep dives (plus the page that goes beyond the article).

@@ -8,15 +8,15 @@ import re
 from pathlib import Path
 
 import pytest
-from fontTools.ttLib import TTFont
-
 from build_support import build_site
-from repository import DOCS, LANGUAGES, ROOT, SITE_URL
+from fontTools.ttLib import TTFont
 from learned_print_support import LEARNED, TASKS, figure_path, figure_texts
+from repository import DOCS, LANGUAGES, ROOT, SITE_URL
+from site_pages import built_page, nav_sources, page_url, parsed_page, parsed_print_page
+
 from qkv_site.builder.emoji_font import SITE_PATH, emoji_in
 from qkv_site.builder.learned_print import LABELS
 from qkv_site.project import Project
-from site_pages import built_page, nav_sources, page_url, parsed_page, parsed_print_page
 
 LOCAL = re.compile(r"(?:https?:)?//(?:127\.0\.0\.1|localhost|0\.0\.0\.0)\b")
 # What a reader's browser, a crawler or the PDF reads: the pages, the sitemap, the search indexes.

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from repository import REPO_NAME, REPO_URL, ROOT
 from site_pages import built_page, nav_sources
 

@@ -7,8 +7,9 @@ import html
 import re
 from pathlib import Path
 
-from qkv_site.builder.learned_print import LABELS, file_name
 from site_pages import built_path
+
+from qkv_site.builder.learned_print import LABELS, file_name
 
 LEARNED = "learned-attention.md"
 TASKS = ("coreference", "referent")

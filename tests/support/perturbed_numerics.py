@@ -33,7 +33,9 @@ ROOT = Path(__file__).resolve().parents[2]  # tests/support/ → the checkout
 # The pages whose numbers are computed at build time.
 PAGES = ("asymmetry", "beyond_quadratic", "complexity", "intuition", "self_vs_cross", "summary_flow", "why_sqrt_dk",
          "why_three_matrices", "worked_example", "playground", "learned_attention", "motivation")
-REWRITTEN = ("qkv", "qkv_site.pages", "qkv_site.content", "qkv_site.learned")  # modules whose `@` is perturbed
+# modules whose `@` is perturbed: the math, the pages' values and what they are made of
+REWRITTEN = ("qkv", "qkv_site.pages", "qkv_site.values", "qkv_site.learned_results", "qkv_site.playground_presets",
+             "qkv_site.glossary", "qkv_site.editors_notes")
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: neighbouring bit patterns get unrelated moves
 _MOVES = np.array([-2, -1, 1, 2, -2, -1, 1, 2], dtype=np.int64)
 

@@ -12,8 +12,8 @@ from browser_support import SiteServer
 from qkv import attention_scores, causal_mask, project, scaled_dot_product_attention, self_attention
 from qkv.analysis import scaling_factor
 from qkv.examples import worked_example
-from qkv_site.content.claims import TooCloseToCall
-from qkv_site.content.formatting import number
+from qkv_site.values.claims import TooCloseToCall
+from qkv_site.values.formatting import number
 
 RESULTS = ("q", "k", "v", "scores", "scaled", "weights", "output")
 ROOT_SELECTOR = ".qkv-playground[data-qkv-ready]"
@@ -72,7 +72,7 @@ def displayed(root) -> dict[str, list[list[str]]]:
 
 
 def shows(text: str, value: float) -> bool:
-    """`text` is `value` as the site writes it (qkv_site.content.formatting.number).
+    """`text` is `value` as the site writes it (qkv_site.values.formatting.number).
 
     JavaScript and numpy may add up in a different order; a value within 1e-9 of a rounding
     boundary may then round the other way, which is still right to the displayed precision.

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from qkv_site.builder import compat
-from qkv_site.search import material_worker as material_search
 from qkv_site.formulas.engine import NODE
+from qkv_site.search import material_worker as material_search
 
 # Loads the worker into a context of its own (as a browser's worker has), with importScripts reading the
 # theme's lunr language files, and answers its messages: set-up (0) with the index, then one query (2) each.

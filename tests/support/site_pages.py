@@ -8,13 +8,13 @@ from functools import cache
 from pathlib import Path
 
 from bs4 import BeautifulSoup
-
 from repository import DOCS, LANGUAGES, ROOT
+
 from qkv_site.markdown_source import parse
 from qkv_site.project import Project
+from qkv_site.site_map import SiteMap, load_site_map
 from qkv_site.tools.pdf import pdf_path
 from qkv_site.tools.pdf.combine import combined_html
-from qkv_site.site_map import SiteMap, load_site_map
 
 CONFIG = ROOT / "mkdocs.yml"
 SITE_MAP: SiteMap = load_site_map(CONFIG)  # mkdocs.yml read once per test session

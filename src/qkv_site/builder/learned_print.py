@@ -38,8 +38,8 @@ import numpy as np
 
 from qkv.learning.rollout import rollout_weights
 from qkv_site.builder.learned_models import WIDGET, export, exported_model, tasks_shown
-from qkv_site.content.claims import largest
-from qkv_site.content.formatting import fixed
+from qkv_site.values.claims import largest
+from qkv_site.values.formatting import fixed
 
 # The words of the figure, per language; `answer`, `layer`, `rollout`, `percent`, `above` and `below` are the
 # widget's own (widget.js STRINGS).

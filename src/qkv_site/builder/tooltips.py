@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 
-from qkv_site.content.glossary import TERMS, Term, term_pattern, tooltip
+from qkv_site.glossary import TERMS, Term, term_pattern, tooltip
 
 # Where a tooltip would be wrong or in the way: headings, code, links and existing tooltips.
 _SKIPPED = {"h1", "h2", "h3", "h4", "h5", "h6", "summary", "code", "pre", "a", "abbr", "script", "style", "svg", "textarea",

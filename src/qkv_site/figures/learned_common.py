@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 from matplotlib.axes import Axes
 
-from qkv_site.content.learned_results import LearnedResults, results
 from qkv_site.figures.style import COLORS, SCALING_COLORS, SMALL_SIZE, Theme
+from qkv_site.learned_results import LearnedResults, results
 from qkv_site.project import Project
 
 LAYER_COLORS = (COLORS["q"], SCALING_COLORS["sqrt_d_k"], COLORS["v"])  # layer 1, layer 2, rollout

@@ -19,9 +19,9 @@ import numpy as np
 from qkv import causal_mask, self_attention
 from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, query_equals_key_example, worked_example
-from qkv_site.content.claims import Claims, equal, greater, largest
-from qkv_site.content.formatting import bmatrix, number, percent, vector
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, equal, greater, largest
+from qkv_site.values.formatting import bmatrix, number, percent, vector
 
 claims = Claims("asymmetry.md")
 WEIGHTS = 1.0  # the magnitude of attention weights: a difference of two is compared with 0 at this scale

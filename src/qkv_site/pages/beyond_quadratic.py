@@ -29,10 +29,10 @@ from qkv.blocks import block_rows, causal_work_share
 from qkv.complexity import format_bytes
 from qkv.examples import worked_example
 from qkv.kv_cache import attention_kind
-from qkv_site.content.claims import Claims, noise
-from qkv_site.content.formatting import bmatrix, number
 from qkv_site.project import Project
 from qkv_site.results import load, repeats, series
+from qkv_site.values.claims import Claims, noise
+from qkv_site.values.formatting import bmatrix, number
 
 PAGE = "beyond-quadratic.md"
 KV_FIGURE_SEQ_LEN = 4096  # the KV-cache figure's one length for every model (figures/kv_cache_sizes.py)

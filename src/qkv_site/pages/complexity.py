@@ -20,8 +20,8 @@ from qkv.complexity import (
     step_multiplications,
     total_multiplications,
 )
-from qkv_site.content.claims import Claims
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims
 
 N, D = 4096, 512  # the example of the cost table
 LONG_CONTEXT = 32_768  # exercise 1: the context often called 32K

@@ -1,5 +1,5 @@
 """The rows of the page “勘误与编者注 / Corrections and editor's notes”: every editor's note of the
-site, per language, in nav order (`qkv_site.content.corrections`).
+site, per language, in nav order (`qkv_site.editors_notes`).
 
 The list is read from the pages' own text, so unlike the other pages' values it is not kept between
 builds (`KEPT_BETWEEN_BUILDS`): a note added to another page appears in the list at the next build
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from qkv_site.content.corrections import NOTE_PREFIX, EditorsNote, added_pages, editors_notes
+from qkv_site.editors_notes import NOTE_PREFIX, EditorsNote, added_pages, editors_notes
 from qkv_site.project import Project
 
 KEPT_BETWEEN_BUILDS = False  # read from the pages' text: qkv_site.builder.page_values computes it every build

@@ -23,8 +23,8 @@ from typing import Any
 
 from qkv.complexity import format_bytes
 from qkv.examples import worked_example
-from qkv_site.content.corrections import added_pages
 from qkv_site.downloads import SITE_PATH, Download, made
+from qkv_site.editors_notes import added_pages
 from qkv_site.project import Project
 from qkv_site.site_map import nav_titles
 

@@ -19,9 +19,9 @@ import numpy as np
 
 from qkv import scaled_dot_product_attention, self_attention
 from qkv.examples import worked_example
-from qkv_site.content.claims import Claims, at_least, at_most, equal, greater, less
-from qkv_site.content.formatting import vector
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, at_least, at_most, equal, greater, less
+from qkv_site.values.formatting import vector
 
 KEYS = np.array([[1.0, 0.0], [0.0, 1.0]])  # (2 keys, d_k = 2)
 VALUES = np.array([[10.0, 0.0], [0.0, 10.0]])  # (2 keys, d_v = 2)

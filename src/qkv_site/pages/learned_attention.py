@@ -2,11 +2,11 @@
 
 Nothing here trains a model. `benchmarks/learned_attention.py` trained every run over ten seeds once
 and committed the records, the findings counted over the seeds on three OpenBLAS kernels, and the
-shown seed's two models (`qkv_site.content.learned_results`); the page prints those, so it is the
+shown seed's two models (`qkv_site.learned_results`); the page prints those, so it is the
 same on every machine. A sentence that states a finding in general requires the results to call it
 robust (it holds in every seed on every kernel); a sentence that says “in k of 10 seeds” requires
 that it is not, and prints k. What the page computes itself is a forward pass of a committed model,
-printed to at most two decimals through `qkv_site.content.formatting`.
+printed to at most two decimals through `qkv_site.values.formatting`.
 
 >>> from qkv_site.project import load_project
 >>> values(load_project("mkdocs.yml"))["runs"]["baseline"]["median"]
@@ -24,10 +24,10 @@ import numpy as np
 
 from qkv.learning import sentences as s
 from qkv_site.builder.learned_print import probability_text
-from qkv_site.content.claims import Claims, at_most, greater, less
-from qkv_site.content.formatting import fixed, number
-from qkv_site.content.learned_results import LearnedResults, median, results, shown_model
+from qkv_site.learned_results import LearnedResults, median, results, shown_model
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, at_most, greater, less
+from qkv_site.values.formatting import fixed, number
 
 PAGE = "learned-attention.md"
 SCALES = ("scale 1", "scale 1/√d_k", "scale 1/d_k")

@@ -19,11 +19,11 @@ import numpy as np
 
 from qkv import attention_scores, self_attention
 from qkv.examples import it_animal_sentence
-from qkv_site.content.claims import Claims, equal, greater, largest, less
-from qkv_site.content.formatting import fixed, number, percent
-from qkv_site.content.learned_results import results
+from qkv_site.learned_results import results
 from qkv_site.pages import learned_attention
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, equal, greater, largest, less
+from qkv_site.values.formatting import fixed, number, percent
 
 claims = Claims("motivation.md")
 

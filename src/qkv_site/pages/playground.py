@@ -1,8 +1,8 @@
 """The values of the page “注意力实验台 / Attention playground”: the presets its JavaScript starts
-from (`qkv_site.content.playground`) and the limits the page's note states.
+from (`qkv_site.playground_presets`) and the limits the page's note states.
 
 The limits the note quotes are the ones the playground enforces: the number of tokens and the
-dimensions from `qkv_site.content.playground` (the JavaScript reads them from the presets' JSON), the
+dimensions from `qkv_site.playground_presets` (the JavaScript reads them from the presets' JSON), the
 largest cell from the JavaScript itself, and the length of the “it” → “animal” preset from
 `qkv.examples`.
 
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from qkv.examples import it_animal_sentence
-from qkv_site.content.claims import Claims
-from qkv_site.content.playground import MAX_DIM, MAX_PRESET_TOKENS, MAX_TOKENS, presets, presets_script
+from qkv_site.playground_presets import MAX_DIM, MAX_PRESET_TOKENS, MAX_TOKENS, presets, presets_script
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims
 
 SCRIPT = Path("assets") / "javascripts" / "playground" / "playground.js"  # in the project's docs folder
 _LIMIT = re.compile(r"^const LIMIT = (\d+);", re.MULTILINE)

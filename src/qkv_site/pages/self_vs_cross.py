@@ -25,9 +25,9 @@ import numpy as np
 
 from qkv import causal_mask, self_attention
 from qkv.examples import translation_example
-from qkv_site.content.claims import Claims, equal, greater, largest_ties
-from qkv_site.content.formatting import percent
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, equal, greater, largest_ties
+from qkv_site.values.formatting import percent
 
 PAGE = "self-vs-cross.md"
 claims = Claims(PAGE)

@@ -20,8 +20,8 @@ import numpy as np
 
 from qkv import attention_scores, project, scaled_dot_product_attention, softmax
 from qkv.examples import worked_example
-from qkv_site.content.claims import Claims, equal
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, equal
 
 N, D_MODEL, D_K = 6, 512, 64  # exercise 1 (d_v = d_k)
 CHANGED_LOVE = [1, 1, 0, 0]  # exercise 2: the new input vector of "love"

@@ -23,10 +23,10 @@ import numpy as np
 from qkv import scaled_dot_product_attention
 from qkv.analysis import SCALINGS, dot_product_variance, scaling_factor, scaling_study
 from qkv.examples import worked_example
-from qkv_site.content.claims import Claims, Comparison, at_most, greater, largest, less
-from qkv_site.content.formatting import number, percent
 from qkv_site.pages import learned_attention
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, Comparison, at_most, greater, largest, less
+from qkv_site.values.formatting import number, percent
 
 PAGE = "why-sqrt-dk.md"
 D_KS_TABLE = (1, 8, 64, 512)  # the variance table

@@ -21,10 +21,10 @@ import numpy as np
 from qkv import project, scaled_dot_product_attention
 from qkv.analysis import asymmetry
 from qkv.examples import cat_sat_on_mat, worked_example
-from qkv_site.content.claims import Claims, at_least, at_most, equal, greater, largest
-from qkv_site.content.formatting import bmatrix, percent, vector
 from qkv_site.pages import learned_attention
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, at_least, at_most, equal, greater, largest
+from qkv_site.values.formatting import bmatrix, percent, vector
 
 PAGE = "why-three-matrices.md"
 SHORT_LONG = ((1.0, 0.0), (3.0, 0.0))  # exercise 1's counterexample: same direction, different lengths

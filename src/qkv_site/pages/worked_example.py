@@ -26,10 +26,10 @@ import numpy as np
 
 from qkv import causal_mask, scaled_dot_product_attention, softmax
 from qkv.examples import WorkedExample, worked_example
-from qkv_site.content.claims import Claims, equal, greater, less
-from qkv_site.content.formatting import bmatrix, factor, number, percent, printable, vector
-from qkv_site.content.playground import presets_script
+from qkv_site.playground_presets import presets_script
 from qkv_site.project import Project
+from qkv_site.values.claims import Claims, equal, greater, less
+from qkv_site.values.formatting import bmatrix, factor, number, percent, printable, vector
 
 PAGE = "worked-example.md"
 # What the article assumes K and V to be (it gives X and W_Q, not W_K or W_V).

@@ -5,7 +5,7 @@ words it does not say. Each entry of the index gets, where it has any:
 
 - ``names`` (weighed as a heading: the title field's boost): the words of its other names that its heading lacks:
   the page's title in the nav (首页, “Why scale by √dₖ?”), the words of the page's address
-  (``learned-attention/``), the names of the glossary terms it explains (`qkv_site.content.glossary.Term.section`:
+  (``learned-attention/``), the names of the glossary terms it explains (`qkv_site.glossary.Term.section`:
   交叉注意力 finds “为什么需要 Cross-Attention？”) and the words a reader types for a symbol of its heading's
   formulas (`SYMBOL_WORDS`: 根号 and “square root” for √). A heading of one word is a name of its section
   too, so that the section titled 输入 comes before those whose longer headings hold the word.
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from qkv_site.content.glossary import TERMS, Term
+from qkv_site.glossary import TERMS, Term
 from qkv_site.search.words import quiet_jieba
 
 # A description says what a page is about, not what it is called: it counts more than any number of
@@ -75,7 +75,7 @@ def _glossary_names(lang_pages: Mapping[str, SearchPage], terms: tuple[Term, ...
         page = lang_pages.get(source)
         if page is None:
             raise ValueError(f"the glossary's term {term.text!r} is explained in {term.section}, a page the site "
-                             f"does not build (qkv_site.content.glossary.TERMS)")
+                             f"does not build (qkv_site.glossary.TERMS)")
         location = page.url + (f"#{anchor}" if anchor else "")
         names.setdefault(location, []).extend([term.text, term.zh, term.en])
     return names
@@ -114,7 +114,7 @@ def add_names(index: dict[str, Any], pages: Iterable[SearchPage], terms: tuple[T
     missing = sorted(location for location in glossary if location not in found)
     if missing:
         raise ValueError(f"the glossary's terms are explained in sections the search index does not hold: {missing} "
-                         "(qkv_site.content.glossary.Term.section: a page and the id of one of its headings)")
+                         "(qkv_site.glossary.Term.section: a page and the id of one of its headings)")
     fields = index["config"]["fields"]
     fields["names"] = {"boost": fields["title"]["boost"]}
     fields["about"] = {"boost": ABOUT_BOOST}

@@ -9,7 +9,7 @@ other site terms a reader types alone: 因果掩码 stays 因果 / 掩码, so th
 piece off (自注意力 → 自 / 注意力, 多查询注意力 → 多 / 查询 / 注意力) is always kept whole: the piece
 would be searched as every word it begins.
 
-The terms are the Chinese names of the glossary's terms and `qkv_site.content.glossary.SEARCH_WORDS`.
+The terms are the Chinese names of the glossary's terms and `qkv_site.glossary.SEARCH_WORDS`.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from qkv_site.cache_files import atomic_write
-from qkv_site.content.glossary import SEARCH_WORDS, TERMS
+from qkv_site.glossary import SEARCH_WORDS, TERMS
 
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
 

@@ -119,7 +119,7 @@ def greater(left: ArrayLike, right: ArrayLike, *, scale: float | None = None,
     >>> bool(greater(1.0 + 1e-13, 1.0))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    qkv_site.content.claims.TooCloseToCall: too close to call: 1.0000000000000999 > 1 (gap 7... × the rounding noise)
+    qkv_site.values.claims.TooCloseToCall: too close to call: 1.0000000000000999 > 1 (gap 7... × the rounding noise)
     """
     return _compare(">", left, right, scale, dtype)
 
@@ -165,7 +165,7 @@ def largest(values: ArrayLike, *, scale: float | None = None, dtype: Dtype = np.
     >>> largest([0.5, 0.2, 0.5])
     Traceback (most recent call last):
     ...
-    qkv_site.content.claims.TooCloseToCall: too close to call: the largest of 3 values, 0.5 at 0 and 0.5 at 2
+    qkv_site.values.claims.TooCloseToCall: too close to call: the largest of 3 values, 0.5 at 0 and 0.5 at 2
     """
     row = np.asarray(values, dtype=float)
     if row.ndim != 1 or row.size == 0:
@@ -207,7 +207,7 @@ class Claims:
     >>> claims.require(equal(0.5, 0.5 + 1e-13), sentence="both rows split alike")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    qkv_site.content.claims.TooCloseToCall: example.md: too close to call for the sentence: both rows split alike; ...
+    qkv_site.values.claims.TooCloseToCall: example.md: too close to call for the sentence: both rows split alike; ...
     """
 
     def __init__(self, page: str) -> None:

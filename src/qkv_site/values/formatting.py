@@ -1,7 +1,7 @@
 """Write numbers and numpy arrays as the LaTeX and Markdown the pages show.
 
 A printed number must not depend on the last bits of a float, which differ between machines: each
-function first decides up to rounding (`qkv_site.content.claims.noise`) whether a number is an
+function first decides up to rounding (`qkv_site.values.claims.noise`) whether a number is an
 integer, and refuses to print a number that lies within rounding of the boundary between two printed
 forms (0.125 to two decimals, 0.645 as a percent), where one machine would print one digit and another
 the next.
@@ -14,7 +14,7 @@ import math
 import numpy as np
 from numpy.typing import ArrayLike
 
-from qkv_site.content.claims import GUARD, TooCloseToCall, noise
+from qkv_site.values.claims import GUARD, TooCloseToCall, noise
 
 
 def printable(x: float, decimals: int) -> float:
@@ -25,7 +25,7 @@ def printable(x: float, decimals: int) -> float:
     >>> printable(0.125 + 1e-17, 2)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    qkv_site.content.claims.TooCloseToCall: 0.125 lies within rounding of the boundary between two printed forms at 2 decimals ...
+    qkv_site.values.claims.TooCloseToCall: 0.125 lies within rounding of the boundary between two printed forms at 2 decimals ...
     """
     value = float(x)
     if not math.isfinite(value):

@@ -96,7 +96,7 @@ function twoDecimals(x) {
 }
 
 /**
- * A number as the site writes it (qkv_site.content.formatting.number): integers bare, the rest with two
+ * A number as the site writes it (qkv_site.values.formatting.number): integers bare, the rest with two
  * decimals, "-0.00" as "0".
  */
 export function formatNumber(x) {
@@ -122,7 +122,7 @@ export function formatWeight(w, decimals) {
   return w > 0 && Number(text) === 0 ? "<0.01" : text;
 }
 
-/** A number as a factor of a product (qkv_site.content.formatting.factor): negatives in parentheses. */
+/** A number as a factor of a product (qkv_site.values.formatting.factor): negatives in parentheses. */
 export function formatFactor(x, decimals = null) {
   const text = decimals == null ? formatNumber(x) : formatFixed(x, decimals);
   return text.startsWith("-") ? `(${text})` : text;

@@ -1,7 +1,7 @@
 // The attention playground: editable X, W_Q, W_K, W_V and every intermediate of self-attention,
 // recomputed on each keystroke. Any element with class "qkv-playground" becomes one; with
 // data-compact it shows only X, W_Q, the weights and the output. The presets come from the page's
-// <script type="application/json" id="qkv-playground-presets"> (built by qkv_site.content.playground).
+// <script type="application/json" id="qkv-playground-presets"> (built by qkv_site.playground_presets).
 import { attention, decimalsOf, dotProductText, formatFixed, formatWeight, parseCell } from "./attention.js";
 
 const LIMIT = 1000; // |cell| above this is refused: the numbers would be unreadable long before they overflow
