@@ -18,6 +18,7 @@ Cheap on purpose (no matplotlib import): a build whose figures are current pays 
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 import qkv
 import qkv_site.figures
@@ -32,13 +33,18 @@ SOURCES = {"qkv": Path(qkv.__file__).resolve().parent, "qkv_site.figures": Path(
 LIBRARIES = ("matplotlib", "manimgx-fonts-cjk", "uharfbuzz")  # the renderer, the font and what cuts it
 
 
+def _module_file(module: ModuleType) -> tuple[str, Path]:
+    """A module of the site as the digest names it (``qkv_site/svg_path.py``) and its file."""
+    return module.__name__.replace(".", "/") + ".py", Path(str(module.__file__))
+
+
 def source_digest(project: Project, sources: dict[str, Path] = SOURCES) -> str:
     """sha256 of everything the figures depend on: the `qkv` and figure sources, the project's benchmark
     results, matplotlib, the font, and the machine's arithmetic (`numerics_fingerprint`)."""
     files = [file for name, folder in sources.items() for file in python_files(folder, name)]
-    files.append(("qkv_site/svg_path.py", Path(qkv_site.svg_path.__file__)))  # writes every figure's paths
+    files.append(_module_file(qkv_site.svg_path))  # writes every figure's paths
     # The measurement figures draw committed benchmark results, read by qkv_site.results: new results, new figures.
-    files.append(("qkv_site/results.py", Path(qkv_site.results.__file__)))
+    files.append(_module_file(qkv_site.results))
     files += [(f"results/{path.name}", path) for path in qkv_site.results.result_files(project)]
     return files_digest(files, LIBRARIES, [numerics_fingerprint()])
 
