@@ -27,7 +27,9 @@ threads (qkv/_threads.py) was measured side by side at (1, 8, 1, 64) on the 2-co
 21 samples took 1.42× one thread's time at n_k = 1,024, 1.18× at 4,096, 1.01× and 1.03× at 8,192 and 16,384,
 0.89× at 32,768 (medians 1.59×, 1.26×, 1.08×, 0.97×, 1.01×); on the machine under load, 0.70× and 1.17× at
 32,768 in two runs and worse below. Waking the other thread costs more than half of a small call, and at large
-n_k one thread already takes about what memory gives.
+n_k one thread already takes about what memory gives. OpenBLAS's own second thread is another matter: on the
+idle machine it made the two products at (1, 8, 1, 64), n_k = 1,024 faster (209 µs against 369 µs on one thread,
+2026-12-04), but where the other core was busy it cost up to 13× the time, so the products stay on one thread.
 """
 
 from __future__ import annotations
