@@ -54,8 +54,8 @@ DARK_AXE_PAGES = (("zh", "index.md"), ("en", "worked-example.md"), ("zh", "why-s
 SEVERE = ("serious", "critical")
 PAGE_IDS = [f"{lang}-{source.rsplit('.', 1)[0]}" for lang in LANGUAGES for source in PAGES]
 ALL_PAGES = [(lang, source) for lang in LANGUAGES for source in PAGES]
-# The pages with a figure in light and dark variants (…light.svg#only-light / …dark.svg#only-dark).
-FIGURE_PAGES = [(lang, source) for lang, source in ALL_PAGES if "#only-dark" in (ROOT / "docs" / lang / source).read_text(encoding="utf-8")]
+# The pages with a figure (each in light and dark variants: qkv_site.builder.figures.figure_macro).
+FIGURE_PAGES = [(lang, source) for lang, source in ALL_PAGES if "{% call figure(" in (ROOT / "docs" / lang / source).read_text(encoding="utf-8")]
 
 
 def other(lang: str) -> str:

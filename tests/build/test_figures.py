@@ -169,21 +169,54 @@ def test_a_site_draws_the_figures_of_the_languages_it_has_pages_in(tmp_path: Pat
     assert drawn_languages(small) == ("en",)
 
 
-def test_a_figure_image_carries_the_size_its_svg_is_drawn_at(rendered) -> None:
-    from qkv_site.builder.figures import lazy_and_sized
+def _figure(lang: str, figures: Path, project: Project, body: str = "Caption.") -> str:
+    """What a page's ``{% call figure("worked_weights", alt="…") %}body{% endcall %}`` writes."""
+    from qkv_site.builder.figures import figure_macro
 
+    figure = figure_macro(lang, None, project, figures)
+    return str(figure("worked_weights", alt="A heatmap", caller=lambda: body))
+
+
+def test_a_figure_shows_both_schemes_sized_as_drawn_with_its_code_link_and_folded_code(rendered, project) -> None:
     root, _ = rendered
     svg = ET.parse(root / "en" / "figures" / "worked_weights.dark.svg").getroot()
-    width, height = (float(svg.get(side, "").removesuffix("pt")) * 4 / 3 for side in ("width", "height"))  # 1 pt = 4/3 px
-    html = lazy_and_sized('<p><img alt="a" src="../figures/worked_weights.dark.svg#only-dark" /></p>', root / "en" / "figures")
-    assert html == f'<p><img loading="lazy" width="{round(width)}" height="{round(height)}" alt="a" src="../figures/worked_weights.dark.svg#only-dark" /></p>'
+    width, height = (round(float(svg.get(side, "").removesuffix("pt")) * 4 / 3) for side in ("width", "height"))  # 1 pt = 4/3 px
+    markup = _figure("en", root / "en" / "figures", project)
+    for scheme in ("light", "dark"):
+        image = f"![A heatmap](figures/worked_weights.{scheme}.svg#only-{scheme}){{ loading=lazy width={width} height={height} }}"
+        assert image in markup
+    assert '<figcaption markdown>Caption. <a class="figure-source" href="#figure-code-worked-weights">Figure code</a></figcaption>' in markup
+    assert markup.index("</figure>") < markup.index('<details class="example figure-code" id="figure-code-worked-weights"')
+    assert "def " in markup.split("</figure>", 1)[1]  # the module's code, folded under the figure
+    chinese = _figure("zh", root / "zh" / "figures", project, body="热力图。")
+    assert '热力图。<a class="figure-source"' in chinese  # no space after a full-width full stop
 
 
-def test_a_page_showing_an_undrawn_figure_fails_the_build_naming_it(tmp_path: Path) -> None:
-    from qkv_site.builder.figures import lazy_and_sized
+def test_a_figure_shown_twice_on_a_page_has_its_code_once(rendered, project) -> None:
+    from qkv_site.builder.figures import figure_macro
 
-    with pytest.raises(FileNotFoundError, match=r"no_such_figure\.light\.svg, which was not drawn"):
-        lazy_and_sized('<img alt="" src="figures/no_such_figure.light.svg#only-light" />', tmp_path)
-    (tmp_path / "sizeless.light.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"></svg>')
-    with pytest.raises(ValueError, match=r"sizeless\.light\.svg: no width and height"):
-        lazy_and_sized('<img alt="" src="figures/sizeless.light.svg#only-light" />', tmp_path)
+    root, _ = rendered
+    figure = figure_macro("en", None, project, root / "en" / "figures")
+    first, second = (figure("worked_weights", alt="A heatmap", caller=lambda: "Caption.") for _ in range(2))
+    assert "<details" in first and "<details" not in second and "figure-source" in second
+
+
+def test_a_figure_call_that_cannot_be_shown_fails_the_build_naming_it(tmp_path: Path, project: Project) -> None:
+    from qkv_site.builder.figures import figure_macro
+
+    figure = figure_macro("en", None, project, tmp_path)
+    with pytest.raises(FileNotFoundError, match=r"worked_weights\.light\.svg, which was not drawn"):
+        figure("worked_weights", alt="A heatmap", caller=lambda: "Caption.")
+    (tmp_path / "worked_weights.light.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"></svg>')
+    with pytest.raises(ValueError, match=r"worked_weights\.light\.svg: no width and height"):
+        figure("worked_weights", alt="A heatmap", caller=lambda: "Caption.")
+    with pytest.raises(ValueError, match="no_such_figure"):
+        figure("no_such_figure", alt="A heatmap", caller=lambda: "Caption.")
+    with pytest.raises(ValueError, match=r"the alt text must be one line"):
+        figure("worked_weights", alt="A [heatmap]", caller=lambda: "Caption.")
+    with pytest.raises(ValueError, match="the caption is empty"):
+        figure("worked_weights", alt="A heatmap", caller=lambda: "  ")
+    with pytest.raises(ValueError, match=r"call figure"):
+        figure("worked_weights", alt="A heatmap")
+    with pytest.raises(ValueError, match="not 'fr'"):
+        figure_macro("fr", None, project, tmp_path)

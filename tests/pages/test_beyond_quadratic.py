@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from build_support import build_site
 from page_sources import DOCS_SRC, run_program
+from site_pages import figure_function
 
 from qkv.blocks import causal_work_share
 from qkv.tiled import DEFAULT_BLOCK_SIZE
@@ -367,7 +368,8 @@ def _page_text(with_results: ResultsProject, speed: dict, memory: dict, lang: st
     beyond.values.cache_clear()
     try:
         text = (project.docs_dir / lang / "beyond-quadratic.md").read_text(encoding="utf-8")
-        return render(text.split("---\n", 2)[2], {"values": "beyond_quadratic"}, f"{lang}/beyond-quadratic.md", project)
+        return render(text.split("---\n", 2)[2], {"values": "beyond_quadratic"}, f"{lang}/beyond-quadratic.md", project,
+                      functions=figure_function(lang, project))
     finally:
         beyond.values.cache_clear()
 

@@ -6,6 +6,7 @@ import json
 import re
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from bs4 import BeautifulSoup
 from repository import DOCS, LANGUAGES, ROOT
@@ -86,12 +87,21 @@ def parsed_print_page(site: Path, lang: str) -> BeautifulSoup:
     return BeautifulSoup(print_html(site, lang), "html.parser")
 
 
+def figure_function(lang: str, project: Project) -> dict[str, Any]:
+    """The ``figure`` a page's template calls, for tests that read a page's text: the unit layer draws no
+    figure, so each image's size is given as 0 × 0 instead of read from its drawn file."""
+    from qkv_site.builder.figures import figure_macro
+
+    return {"figure": figure_macro(lang, None, project, project.root / "figures", size=lambda path: (0, 0))}
+
+
 def rendered(page: str, lang: str, project: Project) -> str:
-    """docs/<lang>/<page> with its named values filled in, as the build renders it."""
+    """docs/<lang>/<page> with its named values and figures filled in, as the build renders it (figures unsized)."""
     import yaml
 
     from qkv_site.builder.page_values import render
     from qkv_site.translations.records import split_front_matter
 
     front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
-    return render(body, yaml.safe_load(front) if isinstance(front, str) else front, f"{lang}/{page}", project)
+    meta = yaml.safe_load(front) if isinstance(front, str) else front
+    return render(body, meta, f"{lang}/{page}", project, functions=figure_function(lang, project))

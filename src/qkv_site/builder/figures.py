@@ -6,14 +6,15 @@ generated files, each caption ending with a link to the code that drew it, folde
   importing matplotlib.
 - `generated_files`: each ``<lang>/figures/<name>.<scheme>.svg`` as a ``File.generated``, where
   mkdocs-static-i18n would put a file of that language (the default language at the site's root).
-- `with_code`: the caption's “绘图代码 / Figure code” link and the folded block (`qkv_site.builder.figure_markup`).
-  The block is a ``details.example``, like “这一节是怎么算的 / How this section is computed”: the
-  search index and print leave both out. When the build knows the repository (``repo_url``, from
-  REPO_URL), the block links to the module there too.
-- `lazy_and_sized`: every figure comes as a light and a dark image, and Material's CSS hides the one
-  that is not the current scheme. A lazy image that is not displayed is never fetched: a reader
-  downloads only the figure of the scheme in view. Each image carries its drawn size, so the page
-  keeps the figure's place before the file arrives and the text below it does not jump when it does.
+- `figure_macro`: what a page writes as ``{% call figure("name", alt="…") %}caption{% endcall %}``
+  (pages with values are Jinja templates, `qkv_site.builder.page_values`): the whole figure, once.
+  Every figure comes as a light and a dark image, and Material's CSS hides the one that is not the
+  current scheme; a lazy image that is not displayed is never fetched, so a reader downloads only the
+  figure of the scheme in view. Each image carries its drawn size, so the page keeps the figure's place
+  before the file arrives. The caption ends with the link “绘图代码 / Figure code” to the folded block
+  under the figure (`qkv_site.builder.figure_markup`), a ``details.example`` like “这一节是怎么算的 / How
+  this section is computed”: the search index and print leave both out. When the build knows the
+  repository (``repo_url``, from REPO_URL), the block links to the module there too.
 """
 
 from __future__ import annotations
@@ -21,21 +22,19 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File
 
-from qkv_site.builder.figure_markup import SOURCE_LABEL, code_anchor, code_block
+from qkv_site.builder.figure_markup import SOURCE_LABEL, code_anchor, code_block, source_path
 from qkv_site.figures.stamp import up_to_date
 from qkv_site.project import Project
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 
-_FIGURE = re.compile(r"<figure\b.*?</figure>", re.DOTALL)
-_IMAGE = re.compile(r"\(figures/(\w+)\.light\.svg#only-light\)")
 FULL_WIDTH_ENDS = ("。", "！", "？", "）", "」", "；", "：")  # a Chinese caption's last character, when it is punctuation
-_SCHEME_IMAGE = re.compile(r'<img (?=[^>]*src="[^"]*figures/(\w+\.(?:light|dark))\.svg#only-(?:light|dark)")')
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)pt" height="([\d.]+)pt"')
 PX_PER_PT = 96 / 72  # CSS pixels in a point: matplotlib writes an SVG's size in points
 
@@ -76,38 +75,51 @@ def generated_files(config: MkDocsConfig, root: Path, project: Project) -> list[
     return files
 
 
-def with_code(markdown: str, src_uri: str, repo_url: str | None, project: Project) -> str:
-    """``markdown`` with each figure's caption linked to the folded code that drew it (its repository
-    link is the module's file in ``project``)."""
-    lang = src_uri.split("/", 1)[0]
+def figure_macro(lang: str, repo_url: str | None, project: Project, figures: Path,
+                 size: Callable[[Path], tuple[int, int]] | None = None) -> Callable[..., str]:
+    """The page's ``figure`` for its Jinja values: ``{% call figure("name", alt="…") %}caption{% endcall %}``
+    writes the whole figure once, at the top level of the page (not inside a list or a tab):
+
+    - the light and the dark image, each with the alt text, loaded lazily and sized as its file in
+      ``figures`` (the SVG files of the page's language) is drawn (`svg_size`, or ``size``), so the text
+      below does not jump;
+    - the caption (the call's body, Markdown), ending with the link “绘图代码 / Figure code”;
+    - the folded block with the code that drew it (`code_block`), after the figure's first showing on the page.
+    """
     if lang not in SOURCE_LABEL:
-        return markdown
+        raise ValueError(f"figures have captions in {sorted(SOURCE_LABEL)}, not {lang!r}")
     shown: set[str] = set()  # a figure shown twice on a page has its code once, after the first
 
-    def link_source(figure: re.Match[str]) -> str:
-        block = figure.group(0)
-        image = _IMAGE.search(block)
-        if not image or "</figcaption>" not in block:
-            raise ValueError(f"{src_uri}: a figure without a light-scheme image or a caption:\n{block}")
-        name = image.group(1)
-        caption_end = block[: block.index("</figcaption>")].rstrip()
-        gap = "" if caption_end.endswith(FULL_WIDTH_ENDS) else " "  # no space after “。” in Chinese
+    def figure(name: str, alt: str, caller: Callable[[], str] | None = None) -> str:
+        if caller is None:
+            raise ValueError(f'figure("{name}"): write it as {{% call figure("{name}", alt="…") %}}caption{{% endcall %}}')
+        if not alt.strip() or any(mark in alt for mark in "[]\n"):
+            raise ValueError(f'figure("{name}"): the alt text must be one line of words without [ or ], got {alt!r}')
+        caption = caller().strip()
+        if not caption:
+            raise ValueError(f'figure("{name}"): the caption is empty')
+        source_path(name)  # the figure is one of the site's: its module draws it
+        images = []
+        for scheme in ("light", "dark"):
+            width, height = (size or svg_size)(figures / f"{name}.{scheme}.svg")
+            src = f"figures/{name}.{scheme}.svg#only-{scheme}"
+            images.append(f"  ![{alt}]({src}){{ loading=lazy width={width} height={height} }}")
+        gap = "" if caption.endswith(FULL_WIDTH_ENDS) else " "  # no space after “。” in Chinese
         link = f'{gap}<a class="figure-source" href="#{code_anchor(name)}">{SOURCE_LABEL[lang]}</a>'
-        block = caption_end + block[block.index("</figcaption>"):].replace("</figcaption>", link + "</figcaption>", 1)
+        caption_line = f"  <figcaption markdown>{caption}{link}</figcaption>"
+        markup = "\n".join(['<figure markdown="span">', *images, caption_line, "</figure>"])
         if name in shown:
-            return block
+            return markup
         shown.add(name)
-        # The figure's own indentation, so that the block stays where the figure is (a list, a tab).
-        indent = markdown[markdown.rfind("\n", 0, figure.start()) + 1: figure.start()]
-        indent = indent if indent.isspace() else ""
-        code = code_block(name, lang, repo_url, project).split("\n")
-        return block + "\n\n" + "\n".join(indent + line if line else line for line in code)
+        return markup + "\n\n" + code_block(name, lang, repo_url, project)
 
-    return _FIGURE.sub(link_source, markdown)
+    return figure
 
 
 def svg_size(path: Path) -> tuple[int, int]:
     """The width and height, in CSS pixels, at which a drawn figure is shown (rounded)."""
+    if not path.is_file():
+        raise FileNotFoundError(f"a page shows the figure {path.name}, which was not drawn (looked in {path.parent})")
     with path.open(encoding="utf-8") as svg:
         head = svg.read(2000)  # matplotlib writes the <svg> element in its first few hundred characters
     size = _SVG_SIZE.search(head)
@@ -115,17 +127,3 @@ def svg_size(path: Path) -> tuple[int, int]:
         raise ValueError(f"{path}: no width and height in points on its <svg> element")
     width, height = (float(value) * PX_PER_PT for value in size.groups())
     return round(width), round(height)
-
-
-def lazy_and_sized(html: str, figures: Path) -> str:
-    """Every scheme's figure image loaded only when it is shown, with the size it is drawn at (the
-    SVG files of the page's language are in ``figures``)."""
-
-    def attributes(image: re.Match[str]) -> str:
-        path = figures / f"{image.group(1)}.svg"
-        if not path.is_file():
-            raise FileNotFoundError(f"a page shows the figure {path.name}, which was not drawn (looked in {figures})")
-        width, height = svg_size(path)
-        return f'<img loading="lazy" width="{width}" height="{height}" '
-
-    return _SCHEME_IMAGE.sub(attributes, html)

@@ -59,17 +59,18 @@ def page_values(name: str, project: Project, cache: Path | None = None) -> Mappi
 
 
 def render(markdown: str, meta: Mapping[str, Any], src_uri: str, project: Project, cache: Path | None = None,
-           site: Mapping[str, Any] | None = None) -> str:
+           site: Mapping[str, Any] | None = None, functions: Mapping[str, Callable[..., str]] | None = None) -> str:
     """``markdown`` with its named values filled in, or unchanged when its front matter asks for none.
     Every page's values are computed from ``project`` (`qkv_site.project`): its results, its docs.
 
     ``site`` holds what every page may name from the build's configuration (``repo_url``, ``repo_name``:
-    set only when the deploy environment gives them, so a page chooses its words with ``{% if repo_url %}``).
+    set only when the deploy environment gives them, so a page chooses its words with ``{% if repo_url %}``);
+    ``functions`` what writes markup for the page (``figure``, `qkv_site.builder.figures.figure_macro`).
     """
     name = meta.get(FRONT_MATTER_KEY)
     if name is None:
         return markdown
-    site = {**SITE_NAMES, **(site or {})}
+    site = {**SITE_NAMES, **(site or {}), **(functions or {})}
     try:
         values = page_values(str(name), project, cache)
         clash = sorted(set(values) & set(site))

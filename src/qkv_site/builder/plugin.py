@@ -16,8 +16,8 @@ to what reads the project's files. Every reach into another package's internals 
 | on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
-| on_page_markdown | 0 | sessions start empty; named values; figures' code; tests' marks out; outdated-translation notice |
-| on_page_content | 0 | a notebook's contents from its headings; glossary tooltips; figures load lazily (one scheme's) |
+| on_page_markdown | 0 | sessions start empty; named values and figures (`figure_macro`); tests' marks out; translation notice |
+| on_page_content | 0 | a notebook's contents from its headings; glossary tooltips |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
 | on_page_context | 10 | the search view of the page swapped in, before Material's search (0) indexes it |
 | on_page_context | 0 | a page without a description fails the strict build |
@@ -155,8 +155,13 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.runner.start_page(page.file.src_uri)
         compat.MARKDOWN_EXEC_SESSIONS.resolve().clear()  # no page sees another page's variables
         site = {"repo_url": config["repo_url"], "repo_name": config["repo_name"]}
-        markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.project, self.cache / "page-values", site)
-        markdown = figures.with_code(markdown, page.file.src_uri, config["repo_url"], self.project)
+        lang = page.file.src_uri.split("/", 1)[0]
+        functions = {}
+        if lang in self.project.languages:
+            figures_dir = self.cache / "figures" / lang / "figures"
+            functions["figure"] = figures.figure_macro(lang, config["repo_url"], self.project, figures_dir)
+        markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.project, self.cache / "page-values",
+                                      site, functions)
         markdown = without_codeblock_marks(markdown)  # the tests' marks are not the reader's
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 
@@ -165,18 +170,17 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
             page.toc = contents(html)
         return html
 
-    def _tooltips_and_sized_figures(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+    def _tooltips(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = page.file.src_uri.split("/", 1)[0]
         assert self.project is not None
-        html = add_tooltips(html, lang) if lang in self.project.languages else html
-        return figures.lazy_and_sized(html, self.cache / "figures" / lang / "figures")
+        return add_tooltips(html, lang) if lang in self.project.languages else html
 
     @event_priority(-100)
     def _mark_formulas(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.formulas is not None
         return self.formulas.mark(html, page)
 
-    on_page_content = CombinedEvent(_notebook_contents, _tooltips_and_sized_figures, _mark_formulas)
+    on_page_content = CombinedEvent(_notebook_contents, _tooltips, _mark_formulas)
 
     @event_priority(10)
     def _show_search_view(self, context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:

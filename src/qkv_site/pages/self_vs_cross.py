@@ -1,16 +1,16 @@
 """The numbers of the page “Self-Attention vs Cross-Attention”.
 
 The figure's alt text says, for each heatmap, where each row is brightest; the page writes those
-sentences from `figure` (the heaviest keys of each row, and a flag naming where the brightest cells
+sentences from `heatmaps` (the heaviest keys of each row, and a flag naming where the brightest cells
 lie relative to the diagonal). Its caption says the cross-attention lines up along the diagonal,
 and exercise 2 that a causal mask shares out what “love” gave “cats” between “I” and itself: both
 are checked here against the weights.
 
 >>> from qkv_site.project import load_project
 >>> project = load_project("mkdocs.yml")
->>> [row.keys for row in values(project)["figure"]["encoder"]["rows"]]
+>>> [row.keys for row in values(project)["heatmaps"]["encoder"]["rows"]]
 [['love'], ['I', 'cats'], ['love']]
->>> values(project)["figure"]["encoder"]["diagonal"], values(project)["figure"]["cross"]["diagonal"]
+>>> values(project)["heatmaps"]["encoder"]["diagonal"], values(project)["heatmaps"]["cross"]["diagonal"]
 ('none', 'all')
 """
 
@@ -115,4 +115,4 @@ def _exercise_2() -> dict[str, list[Share]]:
 
 @cache
 def values(project: Project) -> dict[str, Any]:
-    return {"figure": _figure(), "exercise_2": _exercise_2()}
+    return {"heatmaps": _figure(), "exercise_2": _exercise_2()}
