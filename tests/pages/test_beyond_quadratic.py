@@ -361,15 +361,16 @@ def with_results(project: Project, tmp_path: Path) -> ResultsProject:
 
 
 def _page_text(with_results: ResultsProject, speed: dict, memory: dict, lang: str) -> str:
-    """The page's Markdown as the build renders it, on these results."""
+    """The page's Markdown as the build renders it, on these results, without the figures' folded code."""
     from qkv_site.builder.page_values import render
 
     project = with_results(speed, memory)
     beyond.values.cache_clear()
     try:
         text = (project.docs_dir / lang / "beyond-quadratic.md").read_text(encoding="utf-8")
-        return render(text.split("---\n", 2)[2], {"values": "beyond_quadratic"}, f"{lang}/beyond-quadratic.md", project,
+        page = render(text.split("---\n", 2)[2], {"values": "beyond_quadratic"}, f"{lang}/beyond-quadratic.md", project,
                       functions=figure_function(lang, project))
+        return re.sub(r'<details class="example figure-code".*?</details>', "", page, flags=re.S)  # the prose: no figure code
     finally:
         beyond.values.cache_clear()
 
