@@ -6,7 +6,9 @@ listed in `MATERIAL_MARKUP`, each piece with the file of the site that uses it. 
 worker, whose minified code the build corrects in the built site (`qkv_site.search.material_worker`
 applies `WORKER_CORRECTIONS`) and whose behaviour the search index relies on (`WORKER_READS`), is
 pinned to its file name and checked here too: each piece of code must be there exactly once. The
-templates the site copies with changes (`COPIED_TEMPLATES`) are pinned by the original's sha256. `check`
+templates the site copies with changes (`COPIED_TEMPLATES`) are pinned by the original's sha256. Material's
+stylesheet, which `qkv_site.builder.material_styles` trims to the rules the site uses, is reached through the
+functions here only (its file, its name's pattern, the one link of each page, `check_stylesheet`). `check`
 runs when the plugin starts: after a dependency bump, the build stops at once with a message naming
 the internal that moved, instead of failing deep inside a page.
 """
