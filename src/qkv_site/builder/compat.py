@@ -6,7 +6,9 @@ listed in `MATERIAL_MARKUP`, each piece with the file of the site that uses it. 
 worker, whose minified code the build corrects in the built site (`qkv_site.search.material_worker`
 applies `WORKER_CORRECTIONS`) and whose behaviour the search index relies on (`WORKER_READS`), is
 pinned to its file name and checked here too: each piece of code must be there exactly once. The
-templates the site copies with changes (`COPIED_TEMPLATES`) are pinned by the original's sha256. `check`
+templates the site copies with changes (`COPIED_TEMPLATES`) are pinned by the original's sha256. Material's
+stylesheet, which `qkv_site.builder.material_styles` trims to the rules the site uses, is reached through the
+functions here only (its file, its name's pattern, the one link of each page, `check_stylesheet`). `check`
 runs when the plugin starts: after a dependency bump, the build stops at once with a message naming
 the internal that moved, instead of failing deep inside a page.
 """
@@ -81,6 +83,7 @@ MATERIAL = "9.8.2"  # the version every entry below was written for (check_mater
 _BUNDLE = "assets/javascripts/bundle.a5f9d56c.min.js"
 _STYLES = "assets/stylesheets/main.57a0d79d.min.css"
 _KEYS = "docs/assets/javascripts/header-keyboard.js"
+_MATERIAL_PAGE = '<meta name="generator" content="mkdocs-'  # base.html: every page Material writes says so
 MATERIAL_MARKUP = (
     # the header and drawer by keyboard
     MaterialMarkup("partials/header.html", '<label class="md-header__button md-icon" for="__drawer">', _KEYS,
@@ -132,6 +135,11 @@ MATERIAL_MARKUP = (
                    "docs/assets/javascripts/search-on-demand.js", "the search worker, held back until the reader goes to search"),
     MaterialMarkup("base.html", '<script id="__config" type="application/json">', "src/qkv_site/search/index.py",
                    "Material's configuration, whose base an English page points at en/, where its search index is"),
+    # Material's stylesheet, trimmed to the rules the site uses (qkv_site.builder.material_styles)
+    MaterialMarkup("base.html", '<link rel="stylesheet" href="{{ \'' + _STYLES + '\' | url }}">',
+                   "src/qkv_site/builder/material_styles.py", "every page links Material's stylesheet, which the trim replaces"),
+    MaterialMarkup("base.html", _MATERIAL_PAGE, "src/qkv_site/builder/material_styles.py",
+                   "the line that tells a page Material wrote, which must link the trimmed stylesheet"),
     # templates the site extends
     MaterialMarkup("base.html", "{% block scripts %}", "overrides/main.html", "search-on-demand.js before Material's bundle"),
     MaterialMarkup("404.html", '{% extends "main.html" %}', "overrides/404.html", "the 404 page in each language"),
@@ -173,6 +181,71 @@ COPIED_TEMPLATES = (
                    "6847616d67be4920d39c278c2799bf20222bbc02ee2a8393aca85e3eaa518752", "overrides/partials/source.html",
                    "the repository link, copied without the attribute that asks api.github.com"),
 )
+
+
+# Material's stylesheet (`_STYLES`, above), which `qkv_site.builder.material_styles` trims to the rules the site's pages
+# and scripts can use. mkdocs-material 9.8.2 ships it as main.<8 hex digits>.min.css with a source map beside it and no
+# sourceMappingURL comment in it; every page links it once, from base.html (`MATERIAL_MARKUP`). The trim is named
+# the same way (its own sha256), its source map and Material's copy leave the site, and `link_stylesheet` points the
+# pages at it. `check_stylesheet` holds all of this to the installed Material when the build starts.
+STYLESHEET_FOLDER = "assets/stylesheets"
+_STYLESHEET_NAME = re.compile(r"main\.[0-9a-f]{8}\.min\.css")
+_STYLESHEET_LINK = re.compile(r'(<link rel="stylesheet" href="[^"]*?' + re.escape(STYLESHEET_FOLDER)
+                              + r'/)(main\.[0-9a-f]{8}\.min\.css)(">)')
+
+
+class StylesheetLinkMissing(RuntimeError):
+    """A page Material wrote does not link its stylesheet exactly once where base.html puts the link."""
+
+
+def material_stylesheet() -> Path:
+    """Material's own stylesheet, in the installed package (the trim always starts from it)."""
+    import material
+
+    return Path(material.__file__).resolve().parent / "templates" / _STYLES
+
+
+def stylesheet_name(digest: str) -> str:
+    """The trimmed stylesheet's file name, content-hashed as Material names its own."""
+    name = f"main.{digest[:8]}.min.css"
+    assert _STYLESHEET_NAME.fullmatch(name), name
+    return name
+
+
+def stylesheets_in(folder: Path) -> list[Path]:
+    """Material's stylesheet, its source map and any earlier trim in the built site's ``folder``: they go."""
+    return sorted(path for path in folder.glob("main.*") if _STYLESHEET_NAME.fullmatch(path.name.removesuffix(".map")))
+
+
+def link_stylesheet(html: str, name: str, where: str) -> str:
+    """``html`` linking the stylesheet ``name`` instead of Material's (or an earlier trim); a page Material did not
+    write (no generator line) is returned unchanged, one that it wrote must hold the link once."""
+    if _MATERIAL_PAGE not in html:
+        return html
+    changed, count = _STYLESHEET_LINK.subn(lambda match: match.group(1) + name + match.group(3), html)
+    if count != 1:
+        raise StylesheetLinkMissing(f"{where} links Material's stylesheet {count} times, not once as base.html of "
+                                    f"mkdocs-material {MATERIAL} does: update qkv_site.builder.compat")
+    return changed
+
+
+def check_stylesheet() -> list[str]:
+    """What the trim relies on of Material's stylesheet that the installed Material no longer holds."""
+    path = material_stylesheet()
+    if not path.is_file():
+        return [f"Material's stylesheet {_STYLES} (trimmed by qkv_site.builder.material_styles), written for mkdocs-material "
+                f"{MATERIAL}, installed {version('mkdocs-material')}"]
+    problems = []
+    if not _STYLESHEET_NAME.fullmatch(path.name):
+        problems.append(f"Material's stylesheet is named {path.name}, not main.<8 hex digits>.min.css")
+    if "sourceMappingURL" in path.read_text(encoding="utf-8"):
+        problems.append(f"Material's {_STYLES} names a source map, which the trim would leave pointing at the untrimmed file")
+    base = path.parents[2] / "base.html"
+    links = _STYLESHEET_LINK.findall(base.read_text(encoding="utf-8").replace("{{ '", "").replace("' | url }}", ""))
+    if len(links) != 1:
+        problems.append(f"Material's base.html links {len(links)} stylesheets named main.*.min.css (one in {MATERIAL})")
+    return problems
+
 
 # qkv's own reach, into the OpenBLAS bundled with numpy (its thread count, by ctypes), is recorded in qkv itself,
 # which imports nothing of the site: `qkv._threads.OPENBLAS_REACH` names the numpy it was written for, and
@@ -335,6 +408,7 @@ def check(internals: tuple[Internal, ...] = INTERNALS, markup: tuple[MaterialMar
     if not isinstance(client.__dict__.get(TRAITLETS_INITIAL_VALUES), dict):
         missing.append(f"traitlets' {TRAITLETS_INITIAL_VALUES} on NotebookClient, written for traitlets 5.16.1, "
                        f"installed {version('traitlets')}")
+    missing += check_stylesheet()
     try:
         check_material()
     except MaterialChanged as error:

@@ -27,6 +27,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned models, print figures |
 | on_post_build | 0 | the emoji font; own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: other names, one index per language |
+| on_post_build | -130 | every page of both languages written: Material's stylesheet trimmed to what they use, linked |
 | on_build_error | 0 | the MathJax process ends |
 | on_shutdown | 0 | MathJax ends; outputs no page asked for are deleted (only after a finished build) |
 """
@@ -43,6 +44,7 @@ import jinja2
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
@@ -55,6 +57,7 @@ from qkv_site.builder.descriptions import description
 from qkv_site.builder.formulas import PageFormulas
 from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.learned_print import with_print_figures
+from qkv_site.builder.material_styles import UsedRuleDropped, trim_site
 from qkv_site.builder.minify import minify_published
 from qkv_site.builder.notebook_contents import contents
 from qkv_site.builder.notebook_styles import used_styles, without_unused_mermaid
@@ -240,7 +243,18 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         if self.search is not None:
             split_index(Path(config.site_dir), list(self.search_pages.pages.values()))
 
-    on_post_build = CombinedEvent(_finished, _split_search_index)
+    @event_priority(-130)
+    def _trim_material_styles(self, *, config: MkDocsConfig) -> None:
+        # mkdocs-static-i18n builds the other language inside the default one's on_post_build (-100): this runs
+        # after each, the last time with both languages' pages and the merged search index in place
+        try:
+            trim = trim_site(Path(config.site_dir))
+        except (compat.StylesheetLinkMissing, UsedRuleDropped) as error:
+            raise PluginError(str(error)) from error
+        log.info(f"Material's stylesheet: {trim.before} bytes, trimmed to the rules the site uses {trim.after} "
+                 f"({trim.name}, linked by {trim.pages} pages)")
+
+    on_post_build = CombinedEvent(_finished, _split_search_index, _trim_material_styles)
 
     def on_build_error(self, *, error: Exception) -> None:
         if self.formulas is not None:
