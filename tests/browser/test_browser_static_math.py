@@ -98,7 +98,12 @@ STYLE_JS = r"""() => {
   return {
     scheme: document.body.getAttribute("data-md-color-scheme"),
     colours: inline.slice(0, 20).map((formula) => [colour(formula.querySelector("svg")), colour(formula.parentElement.parentElement)]),
-    fills: [...document.querySelectorAll("article mjx-container svg > g")].map((g) => g.getAttribute("fill")),
+    // The stylesheet's fill, stroke and stroke width of each formula's outer group (no longer its attributes).
+    fills: [...document.querySelectorAll("article mjx-container > svg > g")].map((g) => {
+      const style = getComputedStyle(g);
+      return style.fill === style.color && style.stroke === style.color && parseFloat(style.strokeWidth) === 0
+        ? "the text colour, no stroke width" : `${style.fill} ${style.stroke} ${style.strokeWidth} (text ${style.color})`;
+    }),
     tabStops: [...document.querySelectorAll(".arithmatex, .arithmatex *")].filter((el) => el.tabIndex >= 0 || el.hasAttribute("tabindex")).length,
     inlineBoxes: inline.filter((formula) => {
       const style = getComputedStyle(formula);
@@ -141,7 +146,7 @@ def test_formulas_take_the_text_colour_and_are_no_tab_stops(tabs, server: SiteSe
         assert found["colours"], "no inline formula on the worked example"
         for formula, text in found["colours"]:
             assert formula == text, f"{lang}, {scheme}: a formula is drawn in {formula}, its text in {text}"
-        assert set(found["fills"]) == {"currentColor"}, f"formulas filled with {set(found['fills'])}, not the text colour"
+        assert set(found["fills"]) == {"the text colour, no stroke width"}, f"formulas filled and stroked with {set(found['fills'])}"
         assert found["tabStops"] == 0, f"{found['tabStops']} formula elements are tab stops"
         before = found["widths"]
         page.evaluate("() => { document.documentElement.style.fontSize = '200%'; }")

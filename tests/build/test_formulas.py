@@ -109,8 +109,7 @@ def test_a_rebuild_that_changes_no_formula_typesets_none(tmp_path: Path) -> None
     assert second.returncode == 0, second.stderr[-2000:]
     assert "formulas: 0 typeset by MathJax" in second.stderr, second.stderr[-2000:]
     html = (tmp_path / "site" / "why" / "index.html").read_text(encoding="utf-8")
-    outside_annotations = re.sub(r"<annotation\b.*?</annotation>", "", html, flags=re.DOTALL)
-    assert "\\(" not in outside_annotations and "\\frac" not in outside_annotations
+    assert "\\(" not in html and "\\frac" not in html and "<annotation" not in html  # no TeX left, not even hidden
     assert "<title>Why √dₖ - formulas</title>" in html, html[:600]
 
 
@@ -150,3 +149,115 @@ def test_a_cached_formula_still_draws_on_its_own(cache: FormulaCache) -> None:
     shared = share_glyphs(markup, glyphs)
     assert "<defs>" not in shared and len(glyphs) == len(defined)
     assert set(re.findall(r'href="#MJX-([^"]+)"', shared)) == set(glyphs)
+
+
+# ---- the pages' formulas: flattened (qkv_site.formulas.flatten), every glyph where it was ---------------
+
+_STEP = re.compile(r"(translate|scale)\(\s*([-\d.]+)(?:[\s,]+([-\d.]+))?\s*\)")
+
+
+def drawn(svg: str) -> list[tuple[tuple[str, ...], list[float]]]:
+    """Every glyph, rule, text and nested svg of a formula's svg with where it lands, worked out here on its
+    own (floats, 3 × 3 matrices), not by the module under test: what it is, and its matrix (a b c d e f)."""
+    import xml.etree.ElementTree as ET
+
+    def matrix(transform: str) -> list[list[float]]:
+        result = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]
+        assert _STEP.sub("", transform).strip() == "", transform
+        for name, first, second in _STEP.findall(transform):
+            x = float(first)
+            y = float(second) if second else (0.0 if name == "translate" else x)
+            step = [[1, 0, x], [0, 1, y], [0, 0, 1]] if name == "translate" else [[x, 0, 0], [0, y, 0], [0, 0, 1]]
+            result = [[sum(result[i][k] * step[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+        return result
+
+    def times(m: list[list[float]], n: list[list[float]]) -> list[list[float]]:
+        return [[sum(m[i][k] * n[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+
+    found: list[tuple[tuple[str, ...], list[float]]] = []
+
+    def walk(element: ET.Element, m: list[list[float]]) -> None:
+        m = times(m, matrix(element.get("transform", "")))
+        if element.tag in ("use", "rect", "text", "svg"):
+            m = times(m, matrix(f"translate({element.get('x', '0')},{element.get('y', '0')})"))
+            what = (element.tag, element.get("href", ""), element.get("width", ""), element.get("height", ""),
+                    element.get("viewBox", ""), element.get("font-size", ""), element.text or "")
+            found.append((what, [m[0][0], m[1][0], m[0][1], m[1][1], m[0][2], m[1][2]]))
+        for child in element:
+            walk(child, m)
+
+    root = ET.fromstring(svg)
+    for child in root:  # the outer svg itself is not drawn by a transform
+        walk(child, [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    return found
+
+
+def cached_formulas(site: Path) -> list[dict[str, object]]:
+    """The formulas of the site's build, as its cache keeps them (typeset by MathJax, before any page pass)."""
+    import json
+
+    from repository import ROOT
+
+    del site  # the build fills the cache
+    return [json.loads(path.read_text(encoding="utf-8")) for path in sorted((ROOT / ".cache" / "formulas").glob("*.json"))]
+
+
+def test_flattening_keeps_every_glyph_of_the_site_s_formulas_in_place(site: Path) -> None:
+    from qkv_site.formulas.flatten import flatten_svg
+    from qkv_site.formulas.pages import lean, share_glyphs
+
+    formulas = cached_formulas(site)
+    assert len(formulas) >= 300, f"only {len(formulas)} formulas in the build's cache"
+    smaller = 0
+    for formula in formulas:
+        before = re.search(r"<svg\b.*</svg>", lean(share_glyphs(str(formula["html"]), {})), re.DOTALL)
+        assert before is not None
+        after = flatten_svg(before.group(0))
+        old, new = drawn(before.group(0)), drawn(after)
+        assert [what for what, _ in old] == [what for what, _ in new], f"{formula['tex']}: the drawn elements changed"
+        for (what, m), (_, n) in zip(old, new, strict=True):
+            assert max(abs(x - y) for x, y in zip(m, n, strict=True)) <= 1e-6, f"{formula['tex']}: {what} moved: {m} → {n}"
+        assert "<g>" not in after and 'stroke="currentColor"' not in after
+        assert not re.search(r'<g transform="translate\([^)]*\)">(<use [^>]*/>|<rect [^>]*/>)</g>', after), f"{formula['tex']}: {after}"
+        smaller += len(after) < len(before.group(0))
+    assert smaller == len(formulas)
+
+
+@pytest.mark.parametrize(("svg", "complaint"), [
+    ('<svg><g stroke="currentColor" fill="currentColor" stroke-width="0" transform="scale(1,-1)"><line x1="0" x2="9"/></g></svg>',
+     "element this pass does not know: <line>"),
+    ('<svg><g stroke="currentColor" fill="currentColor" stroke-width="0" transform="scale(1,-1)"><g transform="rotate(30)">'
+     '<use href="#a"/></g></g></svg>', "transform this pass does not know"),
+    ('<svg><g stroke="currentColor" fill="currentColor" stroke-width="0" transform="scale(1,-1)"><use href="#a" class="x"/></g></svg>',
+     "attributes of <use> this pass does not know: ['class']"),
+    ('<svg><g stroke="currentColor" fill="red" stroke-width="0" transform="scale(1,-1)"><use href="#a"/></g></svg>',
+     "fill='red'"),
+    ('<svg><g transform="translate(1,0)"><use href="#a"/></g></svg>', "without MathJax's one flipping group"),
+    ('<svg><g stroke="currentColor" fill="currentColor" stroke-width="0" transform="scale(1,-1)"><g>x<use href="#a"/></g></g></svg>',
+     "text inside <g>"),
+    ('<svg><g stroke="currentColor" fill="currentColor" stroke-width="0" transform="scale(1,-1)"><use href="#a"></svg>', "cannot read"),
+])
+def test_flattening_stops_at_markup_it_does_not_know(svg: str, complaint: str) -> None:
+    from qkv_site.formulas.flatten import FormulaMarkupError, flatten_svg
+
+    with pytest.raises(FormulaMarkupError) as error:
+        flatten_svg(svg)
+    assert complaint in str(error.value)
+
+
+def test_the_geometry_check_sees_a_glyph_moved_by_a_thousandth_of_a_unit() -> None:
+    from qkv_site.formulas.flatten import placements
+
+    group = '<svg><g transform="scale(1,-1)"><g transform="translate(553,-150) scale(0.707)"><use href="#a" x="{}"/></g></g></svg>'
+    assert placements(group.format("500")) == placements(group.format("500.000"))
+    assert placements(group.format("500")) != placements(group.format("500.001"))
+
+
+def test_the_pages_formulas_carry_no_tex_and_no_groups_that_only_move(site: Path) -> None:
+    from site_pages import built_path
+
+    for lang in ("zh", "en"):
+        html = built_path(site, "worked-example.md", lang).read_text(encoding="utf-8")
+        assert html.count("<mjx-container") >= 50
+        assert "<annotation" not in html and "application/x-tex" not in html
+        assert "<g>" not in html and 'stroke-width="0"' not in html

@@ -4,13 +4,14 @@ pages print the article's sentences without unmarked additions."""
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
 from article_support import TEX_WORD, article_text, squeeze
 from bs4 import BeautifulSoup
 from page_sources import built_article
-from site_pages import built_path, nav_sources
+from site_pages import built_path, formula_tex, nav_sources
 
 # The article is plain text; these are its headings, in its order (each is checked to be a line of it).
 HEADINGS = [
@@ -58,15 +59,27 @@ CORRECTED = {
 PREFORMATTED = re.compile(r"^\s|\t|\S  +\S|[│├└▼]")
 
 
+def article_tex(formula) -> str:
+    """The TeX of a typeset formula: of the TeX that typeset to the same MathML (``d_k``, ``d_{k}``), the one
+    the article writes, if it writes one."""
+    candidates = formula_tex(formula)
+    return next((tex for tex in candidates if re.sub(r"\s+", "", tex) in unspaced_article()), candidates[0])
+
+
+@cache
+def unspaced_article() -> str:
+    return re.sub(r"\s+", "", article_text())
+
+
 @pytest.fixture(scope="module")
 def zh_pages(site: Path) -> list[BeautifulSoup]:
-    """The Chinese articles, each typeset formula read back as the TeX it was made from (kept as the
-    x-tex annotation of its MathML), so that formulas compare with the article's TeX."""
+    """The Chinese articles, each typeset formula read back as the TeX it was made from (the build's formula
+    cache keeps it; the pages do not), so that formulas compare with the article's TeX."""
     pages = []
     for source in nav_sources():
         page = BeautifulSoup(built_path(site, source, "zh").read_text(encoding="utf-8"), "html.parser").select_one("article")
         for formula in page.select("mjx-container"):
-            formula.replace_with(formula.select_one('annotation[encoding="application/x-tex"]').get_text())
+            formula.replace_with(article_tex(formula))
         pages.append(page)
     return pages
 
@@ -113,7 +126,7 @@ def plain(node) -> str:
     """A paragraph's letters and digits, each formula read back as its TeX without control words."""
     node = BeautifulSoup(str(node), "html.parser")
     for formula in node.select("mjx-container"):
-        formula.replace_with(formula.select_one('annotation[encoding="application/x-tex"]').get_text())
+        formula.replace_with(article_tex(formula))
     return squeeze(TEX_WORD.sub("", node.get_text()))
 
 

@@ -71,8 +71,8 @@ def test_no_table_is_left_as_text(site: Path, source: str, lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("source", PAGES)
 def test_no_raw_tex_in_the_built_page(site: Path, source: str, lang: str) -> None:
-    # Formulas are typeset when the site is built: the TeX survives only as the MathML's hidden
-    # x-tex annotation. tests/browser/test_browser_static_math.py checks the pages in a browser.
+    # Formulas are typeset when the site is built: no TeX survives (the MathML carries no x-tex
+    # annotation either). tests/browser/test_browser_static_math.py checks the pages in a browser.
     soup = parse(built_path(site, source, lang))
     for node in soup.select("annotation, pre, code, script, style"):
         node.decompose()

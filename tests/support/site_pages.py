@@ -105,3 +105,27 @@ def rendered(page: str, lang: str, project: Project) -> str:
     front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
     meta = yaml.safe_load(front) if isinstance(front, str) else front
     return render(body, meta, f"{lang}/{page}", project, functions=figure_function(lang, project))
+
+
+@cache
+def _tex_by_mathml() -> dict[str, list[str]]:
+    """The TeX of every formula of the build, by the MathML a page carries for it: pages carry no TeX
+    (qkv_site.formulas.pages.without_tex), the build's formula cache keeps it with each formula."""
+    from qkv_site.formulas.pages import page_markup
+
+    found: dict[str, list[str]] = {}
+    for path in sorted((ROOT / ".cache" / "formulas").glob("*.json")):
+        stored = json.loads(path.read_text(encoding="utf-8"))
+        math = BeautifulSoup(page_markup(stored["html"], {}), "html.parser").select_one("math")
+        if math is not None:
+            found.setdefault(str(math), []).append(stored["tex"])
+    return found
+
+
+def formula_tex(container) -> list[str]:
+    """The TeX a typeset formula of a built page (its ``mjx-container``, parsed) was made from: every TeX that
+    typesets to the same MathML (``d_k`` and ``d_{k}``), shortest first. The site's build fills the cache."""
+    math = container.select_one("math")
+    candidates = _tex_by_mathml().get(str(math)) if math is not None else None
+    assert candidates, f"a formula the build's cache does not hold: {str(container)[:200]}"
+    return sorted(set(candidates), key=lambda tex: (len(tex), tex))

@@ -54,7 +54,6 @@ from qkv_site.builder import compat, figures, page_values
 from qkv_site.builder.block_runs import BlockRunner
 from qkv_site.builder.codeblock_marks import without_codeblock_marks
 from qkv_site.builder.descriptions import description
-from qkv_site.builder.formulas import PageFormulas
 from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.learned_print import with_print_figures
 from qkv_site.builder.material_styles import UsedRuleDropped, trim_site
@@ -65,6 +64,7 @@ from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printe
 from qkv_site.builder.site_files import EmojiFont, error_page_per_language, list_notebooks_in_sitemap
 from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
+from qkv_site.formulas.build import PageFormulas
 from qkv_site.search.index import SearchPages, SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.translations.notice import with_notice
 

@@ -20,7 +20,8 @@ _MATHML = re.compile(r"(<math\b[^>]*>)(.*?)(</math>)", re.DOTALL)
 
 
 def _with_tex(html: str, tex: str) -> str:
-    """The TeX kept in the MathML as its annotation (hidden; copy tools and the tests read it)."""
+    """The TeX kept with the MathML as its annotation: the cached formula says what it was typeset from
+    (the tests read it back from the cache); a page does not carry it (`qkv_site.formulas.pages.without_tex`)."""
     annotation = f'<annotation encoding="application/x-tex">{escape(tex, quote=False)}</annotation>'
     def wrapped(m: re.Match[str]) -> str:
         return f"{m.group(1)}<semantics><mrow>{m.group(2)}</mrow>{annotation}</semantics>{m.group(3)}"

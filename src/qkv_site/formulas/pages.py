@@ -17,7 +17,9 @@ contents alike, point to them. The outlines are written on a grid of 1/200 em (M
 commands (`qkv_site.svg_path`); the formulas are written without what MathJax writes for its own
 scripts in a browser (``data-c``, ``data-mml-node``, ``data-mjx-texclass``) and the XML namespaces an
 HTML page does not need, their translations to MathJax's unit (1/1000 em), a glyph's as its ``x`` and
-``y``: a page's formulas weigh about a quarter less.
+``y``: a page's formulas weigh about a quarter less. Then the groups that only move their content are
+folded into it, every glyph kept exactly in place (`qkv_site.formulas.flatten`), and the TeX the cache
+keeps with each formula's MathML is left out (``without_tex``).
 
 The TeX is found where pymdownx.arithmatex put it (``\\(…\\)`` and ``\\[…\\]`` in ``.arithmatex``)
 and, on notebook pages, in the text of the markdown cells (``$…$``, ``$$…$$``, ``\\(…\\)``, ``\\[…\\]``).
@@ -25,11 +27,13 @@ and, on notebook pages, in the text of the markdown cells (``$…$``, ``$$…$$`
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Callable
 
 from qkv_site.formulas.cache import Formula
+from qkv_site.formulas.flatten import flatten
 from qkv_site.svg_path import in_steps, relative_path
 
 # (tex, display) → the typeset formula; raises FormulaError for TeX the engine cannot read.
@@ -61,6 +65,9 @@ _USE_TRANSLATE = re.compile(r'(<use [^>]*?) transform="translate\((-?\d+),(-?\d+
 _SVG_NAMESPACES = re.compile(r' xmlns(?::xlink)?="http://www\.w3\.org/(?:2000/svg|1999/xlink)"')
 _BARE_GROUP = re.compile(r"<g>((?:(?!</?g[ >]).)*)</g>", re.DOTALL)  # a group left without attributes
 _USE_END = re.compile(r"(<use [^>]*)></use>")
+# The TeX the cache keeps with a formula's MathML (qkv_site.formulas.cache): not on the page.
+_WITH_TEX = re.compile(r'<semantics><mrow>(.*?)</mrow><annotation encoding="application/x-tex">[^<]*</annotation></semantics>',
+                       re.DOTALL)
 # Punctuation that must stay on the line of the formula before it: a line may break between an
 # inline SVG and a "。", so the two are wrapped together.
 _CLOSING = "。，、；：？！）」』》〉】.,;:?!)"
@@ -184,6 +191,19 @@ def lean(markup: str) -> str:
         markup = unwrapped
 
 
+def without_tex(markup: str) -> str:
+    """A formula's MathML without the TeX it was typeset from (the cache's ``<annotation>``, and the
+    ``<semantics>`` that holds it): a browser shows none of it (MathML draws a ``semantics``' first child
+    only), screen readers read the MathML itself, copying a selection skips it and no script on the page
+    reads it. The plain text of the formula is what search and titles use.
+
+    >>> without_tex('<math><semantics><mrow><mi>x</mi></mrow>'
+    ...             '<annotation encoding="application/x-tex">x</annotation></semantics></math>')
+    '<math><mi>x</mi></math>'
+    """
+    return _WITH_TEX.sub(r"\1", markup, count=1)
+
+
 def glyph_definitions(glyphs: dict[str, str]) -> str:
     """One hidden SVG holding every outline of ``glyphs`` (as ``MJX-<glyph>``), on the grid of 1/200 em: written
     in its steps and drawn at ``scale(5)`` (MathJax's units are 1/1000 em), a digit shorter a number.
@@ -197,6 +217,17 @@ def glyph_definitions(glyphs: dict[str, str]) -> str:
     return f'<svg id="{GLYPHS_ID}" aria-hidden="true" focusable="false" style="display: none;"><defs>{paths}</defs></svg>'
 
 
+@functools.lru_cache(maxsize=4096)
+def _lighter(markup: str) -> str:
+    return without_tex(flatten(lean(markup)))
+
+
+def page_markup(typeset: str, glyphs: dict[str, str]) -> str:
+    """A typeset formula as a page carries it: its outlines shared (into ``glyphs``), MathJax's attributes
+    and groups that only move their content gone (`qkv_site.formulas.flatten`), no TeX."""
+    return _lighter(share_glyphs(typeset, glyphs))
+
+
 def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str:
     """Put the typeset markup into every marker of a finished page, its glyph outlines once per page.
 
@@ -206,15 +237,19 @@ def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str
     on a page (the heading and both tables of contents). An inline formula and the punctuation right
     after it are kept on one line.
 
+    >>> typeset = ('<mjx-container><svg><defs><path id="MJX-7-TEX-I-1D451" d="M1 2Z"></path></defs>'
+    ...            '<g stroke="currentColor" fill="currentColor" stroke-width="0" transform="scale(1,-1)"><g>'
+    ...            '<use href="#MJX-7-TEX-I-1D451"/></g></g></svg></mjx-container>')
     >>> insert_formulas('<article><h2><span class="arithmatex" data-formula="k1">√dₖ</span></h2></article>',
-    ...                 lambda key: '<mjx-container><svg><defs><path id="MJX-7-TEX-I-1D451" d="M1 2Z"></path></defs>'
-    ...                             '<use href="#MJX-7-TEX-I-1D451"/></svg></mjx-container>')
-    ... # doctest: +NORMALIZE_WHITESPACE
+    ...                 lambda key: typeset)  # doctest: +NORMALIZE_WHITESPACE
     '<article><svg id="MJX-glyphs" aria-hidden="true" focusable="false"
      style="display: none;"><defs><path id="MJX-TEX-I-1D451" d="m0 0z" transform="scale(5)"></path></defs></svg><h2><span
-     class="arithmatex"><mjx-container><svg><use href="#MJX-TEX-I-1D451"/></svg></mjx-container></span></h2></article>'
-    >>> insert_formulas('<p>除以 <span class="arithmatex" data-formula="k1">√dₖ</span>。</p>', lambda key: '<svg/>')
-    '<p>除以 <span class="formula-nowrap"><span class="arithmatex"><svg/></span>。</span></p>'
+     class="arithmatex"><mjx-container><svg><g transform="scale(1,-1)"><use
+     href="#MJX-TEX-I-1D451"/></g></svg></mjx-container></span></h2></article>'
+    >>> insert_formulas('<p>除以 <span class="arithmatex" data-formula="k1">√dₖ</span>。</p>', lambda key: typeset)
+    ... # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
+    '<p>除以 <span class="formula-nowrap"><span class="arithmatex"><mjx-container>...</mjx-container></span>。</span></p><svg
+     id="MJX-glyphs"...</svg>'
     """
     count = 0
     glyphs: dict[str, str] = {}
@@ -223,7 +258,7 @@ def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str
         nonlocal count
         count += 1
         tag, punctuation = match.group(1), match.group(3)
-        formula = _IDS.sub(f"MJX-{count}-", lean(share_glyphs(typeset_by_key(match.group(2)), glyphs)))
+        formula = _IDS.sub(f"MJX-{count}-", page_markup(typeset_by_key(match.group(2)), glyphs))
         markup = f'<{tag} class="arithmatex">{formula}</{tag}>'
         if punctuation and tag == "span":
             return f'<span class="formula-nowrap">{markup}{punctuation}</span>'

@@ -2,7 +2,7 @@
 
 Material's search plugin indexes a page's HTML as it is, so formulas would reach the index as SVG and
 MathML and the “代码 / Code” tab of every computed result as Python. `search_view` returns the HTML the
-index should read instead. The build (`qkv_site.builder.formulas`) has already put each formula's plain
+index should read instead. The build (`qkv_site.formulas.build`) has already put each formula's plain
 text in a marker (``data-formula``): an inline formula becomes that text (``√dₖ``); a display formula,
 an SVG, a build-code tab, a folded “这一节是怎么算的 / How this section is computed” block
 (``??? example``: the code that computed a section's numbers), an exercise's folded solution
@@ -102,7 +102,7 @@ def search_view(html: str) -> str:
         if element.decomposed or any(_holds_a_formula(parent) for parent in element.parents):
             continue  # part of a formula already read
         if not element.has_attr("data-formula"):
-            raise ValueError(f"a formula without its plain-text marker (qkv_site.builder.formulas): {str(element)[:200]}")
+            raise ValueError(f"a formula without its plain-text marker (qkv_site.formulas.build): {str(element)[:200]}")
         element.decompose() if _is_display(element) else element.replace_with(element.get_text())
     for leftover in soup.find_all(["svg", "math", "mjx-container", "script", "style"]):
         if not leftover.decomposed:

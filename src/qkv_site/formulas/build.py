@@ -1,4 +1,5 @@
-"""Every formula typeset while the site is built (qkv_site.formulas): pages carry SVG + MathML, no TeX.
+"""The formulas of the site's pages, for the build's plugin (`qkv_site.builder.plugin` wires the events):
+pages carry SVG + MathML, no TeX.
 
 `mark` (the last step of a page's content) puts a marker with the formula's plain text where each
 formula is, so that the search index, made from the content next, reads "√dₖ", not TeX; `finish` puts
