@@ -1,6 +1,6 @@
 """SVG path data in fewer bytes: the same outline with relative commands (``l3-5`` instead of ``L 84 135``).
 
-A figure's plot lines and its glyph outlines, and the outlines of the formulas' glyphs, are written by
+A figure's plot lines and the glyph outlines of its formulas, and the outlines of the pages' formulas' glyphs, are written by
 matplotlib and MathJax as absolute coordinates. Each point written as the step from the one before is
 the same shape in shorter numbers, which repeat more often, so gzip packs them tighter too (a quarter
 less for a page's formula glyphs, a fifth for a figure). The arithmetic is decimal and exact: the same

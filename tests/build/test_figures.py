@@ -1,4 +1,4 @@
-"""The build-time figures: every file is there, valid, stable, cached, and drawn with real CJK glyphs."""
+"""The build-time figures: every file is there, valid, stable, cached, and its labels are text the reader's fonts draw."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from fontTools.ttLib import TTCollection, TTFont
 from matplotlib.figure import Figure
 from repository import LANGUAGES
 
-from qkv_site.figures import fonts
+from qkv_site.figures import fonts, svg_text
 from qkv_site.figures.labels import LABELS, text
 from qkv_site.figures.registry import FIGURES, SCHEMES, STAMP, MissingGlyphError, render_all, render_svg
 from qkv_site.figures.style import Theme
@@ -47,8 +47,32 @@ def test_figure_is_valid_svg_without_a_date(rendered, lang, name, scheme):
     root = ET.fromstring(content)
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     assert b"dc:date" not in content and b"dc:creator" not in content
-    assert f"{fonts.POSTSCRIPT_NAME}-".encode() in content  # text drawn as glyphs of the figure font
+    assert fonts.POSTSCRIPT_NAME.encode() not in content  # no label drawn as outlines of the figure font
+    assert fonts.FAMILY.encode() not in content  # which no reader's system has: the labels name CSS_FAMILIES
     assert len(content) < 150_000
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+@pytest.mark.parametrize(("lang", "name", "scheme"), EXPECTED)
+def test_every_label_is_text_in_the_readers_fonts_fitted_to_matplotlibs_layout(rendered, lang, name, scheme):
+    root = ET.fromstring(figure_path(rendered[0], lang, name, scheme).read_bytes())
+    families = [group for group in root.iter(f"{SVG}g") if "font-family" in group.attrib]
+    assert [group.get("font-family") for group in families] == [svg_text.FONT_FAMILY]
+    labels, repertoire = list(families[0].iter(f"{SVG}text")), fonts.repertoire()
+    assert labels and len(labels) == len(list(root.iter(f"{SVG}text")))
+    for label in labels:
+        assert label.text and label.text.strip(), f"{name}: an empty label"
+        assert float(label.get("textLength", "0")) > 0, f"{name}: {label.text!r} without the width it was laid out at"
+        assert label.get("lengthAdjust") == "spacingAndGlyphs"
+        assert "font-family" not in label.get("style", "")
+        assert all(ord(character) in repertoire for character in label.text), label.text
+
+
+def test_the_font_families_end_in_the_generic_sans_serif():
+    assert svg_text.CSS_FAMILIES[0] == fonts.FAMILY.removeprefix("QKV ")  # the font the labels are measured in
+    assert svg_text.FONT_FAMILY.endswith(", sans-serif")
 
 
 def test_second_call_is_cached_and_writes_nothing(rendered, project):
@@ -95,14 +119,29 @@ def test_languages_and_schemes_give_different_pictures(rendered, name):
     assert figure_path(docs, "zh", name, "dark").read_bytes() != light["zh"]
 
 
-def test_a_missing_glyph_fails_the_render(project):
+@pytest.mark.parametrize("label", ["Q \ue000", "$q$ 键\ue000", "\ue000\n键"])  # plain, with a formula, two lines
+def test_a_missing_glyph_fails_the_render(project, label):
     def draw(theme: Theme, lang: str, project: Project) -> Figure:
         fig = Figure()
-        fig.text(0.5, 0.5, "Q \ue000")  # a private-use code point: no font has it
+        fig.text(0.5, 0.5, label)  # U+E000, a private-use code point: no font has it
         return fig
 
     with pytest.raises(MissingGlyphError, match="missing"):
         render_svg(draw, "zh", "light", project)
+
+
+def test_a_label_is_drawn_as_text_and_a_formula_as_outlines(project):
+    def draw(theme: Theme, lang: str, project: Project) -> Figure:
+        fig = Figure()
+        fig.text(0.5, 0.5, "键 Key", ha="center")
+        fig.text(0.5, 0.2, "维度 $d_k$ 的方差")
+        return fig
+
+    svg = render_svg(draw, "zh", "light", project).decode()
+    labels = re.findall(r"<text [^>]*>[^<]*</text>", svg)
+    assert [re.sub("<[^>]*>", "", label) for label in labels] == ["键 Key", "维度", "的方差"]
+    assert "text-anchor: middle" in labels[0]
+    assert "DejaVuSans-Oblique" in svg  # the d of d_k, an outline
 
 
 def test_a_measurement_figure_draws_the_results_of_its_project(tmp_path: Path, project: Project) -> None:

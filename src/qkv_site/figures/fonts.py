@@ -1,4 +1,6 @@
-"""The one font of every figure: Noto Sans CJK SC Regular, cut from the variable font of a pip package."""
+"""The font every figure is laid out with: Noto Sans CJK SC Regular, cut from the variable font of a pip package.
+
+matplotlib measures each label in it; the SVG names the families a reader's system has (`svg_text`)."""
 
 from __future__ import annotations
 

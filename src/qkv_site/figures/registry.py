@@ -4,6 +4,7 @@ once per change."""
 from __future__ import annotations
 
 import io
+import logging
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -61,28 +62,51 @@ SCHEMES = tuple(THEMES)  # ("light", "dark"), Material's default and slate
 
 # Without a metadata date or tool version, an unchanged figure gives byte-identical SVG.
 SVG_METADATA = {"Date": None, "Creator": None}
+BACKEND = "module://qkv_site.figures.svg_text"  # labels as <text> fitted to matplotlib's layout
 
 
 class MissingGlyphError(RuntimeError):
-    """A label uses a character the figure font cannot draw (matplotlib would draw a box)."""
+    """A label uses a character the figure font cannot draw (matplotlib would measure a box, and the fonts a
+    reader's system has for Chinese, which cover the same repertoire, could not be counted on to draw it)."""
 
 
 def render_svg(draw: Draw, lang: str, scheme: str, project: Project) -> bytes:
     """Draw one figure in one language and colour scheme and return its SVG.
 
-    matplotlib only warns "Glyph … missing from font(s)" and draws an empty box; here that
-    warning raises `MissingGlyphError`, so a bad label fails the build instead of the page.
+    matplotlib only warns "Glyph … missing from font(s)" (when it measures a label, whether it is then
+    written as text or outlines) and goes on, and in a label with a formula only logs that it draws a dummy
+    symbol; here either raises `MissingGlyphError`, so a bad label fails the build instead of the page.
     """
     theme = THEMES[scheme]
+    dummies = _DummyGlyphs()
+    mathtext = logging.getLogger("matplotlib.mathtext")
+    mathtext.addHandler(dummies)
     with matplotlib.rc_context(rc(theme)), warnings.catch_warnings():  # type: ignore[arg-type]  # rc keys as plain str
         warnings.filterwarnings("error", message=r".*Glyph.*missing")
         try:
             fig = draw(theme, lang, project)
             buffer = io.BytesIO()
-            fig.savefig(buffer, format="svg", metadata=SVG_METADATA, bbox_inches="tight", pad_inches=0.06)
+            fig.savefig(buffer, format="svg", metadata=SVG_METADATA, bbox_inches="tight", pad_inches=0.06, backend=BACKEND)
         except UserWarning as warning:  # only the glyph warning is turned into an error above
             raise MissingGlyphError(f"{draw.__module__} ({lang}, {scheme}): {warning}") from warning
+        finally:
+            mathtext.removeHandler(dummies)
+    if dummies.messages:
+        raise MissingGlyphError(f"{draw.__module__} ({lang}, {scheme}): a glyph missing from the fonts: {dummies.messages[0]}")
     return compact(coarse(buffer.getvalue().decode("utf-8"))).encode("utf-8")
+
+
+class _DummyGlyphs(logging.Handler):
+    """matplotlib's mathtext does not warn of a character its fonts lack: it logs "Font … does not have a
+    glyph for …, substituting with a dummy symbol" and draws that. Collected here, it fails the render."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "does not have a glyph" in record.getMessage():
+            self.messages.append(record.getMessage())
 
 
 def _write_if_changed(path: Path, content: bytes) -> bool:

@@ -115,7 +115,7 @@ THEMES = {"light": LIGHT, "dark": DARK}
 
 
 def rc(theme: Theme) -> dict[str, Any]:
-    """matplotlib settings for `theme`: the CJK font for all text, transparent background, stable SVG."""
+    """matplotlib settings for `theme`: the CJK font to lay all text out with, transparent background, stable SVG."""
     return {
         "font.family": [fonts.register()],
         "font.size": FONT_SIZE,
@@ -147,7 +147,7 @@ def rc(theme: Theme) -> dict[str, Any]:
         "axes.facecolor": "none",
         "savefig.facecolor": "none",
         "savefig.transparent": True,
-        "svg.fonttype": "path",  # glyphs as outlines: the browser needs no CJK font
+        "svg.fonttype": "none",  # labels as <text>, drawn by the reader's fonts (figures.svg_text)
         "svg.hashsalt": "qkv-site",  # stable clip-path ids, so an unchanged figure is byte-identical
         "path.simplify": True,
     }
