@@ -186,17 +186,16 @@ class LearnedWidget {
 
   /** The first state, from the build's numbers: the model is fetched when the reader first reaches a control. */
   drawFirst(first) {
-    this.build(first.choices);
+    this.outline = { sentences: first.sentences, options: { task: this.task } }; // all matchFrame and heldout read
+    this.build(first.sentences);
     this.state = { sentence: first.sentence, cut: null, layers: "1,2" };
     this.input.value = first.sentence;
-    if (first.slots) {
-      this.showSlots(first.slots, false);
-      this.markHeldOut(new Set(first.heldout));
-    }
+    const slots = matchFrame(this.outline, first.words);
+    if (slots) this.showSlots(slots);
     const rows = first.rows;
     this.input.setAttribute("aria-invalid", "false");
     this.draw({
-      words: first.words, it: first.it, status: first.status, intact: first.answer, after: null, cut: null, cutLayers: [],
+      words: first.words, it: first.it, status: heldout(this.outline, first.words), intact: first.answer, after: null, cut: null, cutLayers: [],
       columns: [...rows.slice(0, -1).map((row, l) => ({ name: this.t.layer(l + 1), key: String(l + 1), row })),
         { name: this.t.rollout, key: "rollout", row: rows[rows.length - 1] }],
     });
@@ -261,21 +260,21 @@ class LearnedWidget {
   }
 
   /** The selects from a sentence of the task's frames: they follow what the reader typed. */
-  showSlots(slots, mark = true) {
+  showSlots(slots) {
     for (const control of this.slots.querySelectorAll("select")) {
       const value = slots[control.dataset.slot];
       if (value !== undefined) control.value = String(value);
     }
-    if (mark) this.markHeldOut();
+    this.markHeldOut();
   }
 
-  /** Adjectives that would make a held-out sentence with the other slots as they are (or those of `marked`): marked so in the list. */
-  markHeldOut(marked = null) {
+  /** Adjectives that would make a held-out sentence with the other slots as they are: marked so in the list. */
+  markHeldOut() {
     const slots = this.currentSlots();
+    const lists = this.model ?? this.outline; // the sentence lists: the model's, or the first state's until it is in
     for (const option of this.slots.querySelectorAll("[data-slot=adjective] option")) {
       option.label = option.value;
-      const held = marked ? marked.has(option.value) : heldout(this.model, tokens(sentenceOf(this.model, { ...slots, adjective: option.value }))) !== "train";
-      if (held) option.label = `${option.value}${this.t.heldoutMark}`;
+      if (heldout(lists, tokens(sentenceOf(lists, { ...slots, adjective: option.value }))) !== "train") option.label = `${option.value}${this.t.heldoutMark}`;
     }
   }
 
