@@ -1,9 +1,11 @@
 """The learned-attention widget in Chromium, on its own small test site (tests/support/learned_widget_support.py):
-the reader's sentences computed as qkv.learning computes them, the address, the messages, a phone's width."""
+the reader's sentences computed as qkv.learning computes them, the address, the messages, a phone's width; the first
+state drawn from the page's numbers, the model fetched only when the reader first uses the widget."""
 
 from __future__ import annotations
 
 import gzip
+import re
 from urllib.parse import urlsplit
 
 import numpy as np
@@ -36,8 +38,15 @@ def widget(tab, task: str):
     return tab.page.locator(f'.qkv-learned-widget[data-model="{task}"]')
 
 
+def with_model(tab, task: str) -> None:
+    """Wait until the widget has its model and has applied what the reader did meanwhile."""
+    tab.page.wait_for_function("(root) => root.qkvWidget.model && !root.hasAttribute('aria-busy')",
+                               arg=widget(tab, task).element_handle())
+
+
 def shown(tab, task: str) -> dict:
     """What the widget computed (every row) and what it shows ("it"'s rows, the answer), at full precision."""
+    with_model(tab, task)
     return widget(tab, task).evaluate("""(root) => {
       const r = root.qkvWidget.result;
       const cells = [...root.querySelectorAll('td.qkv-lw-heat')].map((td) => [td.dataset.column, Number(td.dataset.value)]);
@@ -133,3 +142,92 @@ def test_the_widget_fits_a_phone_and_the_page_weight_is_measured(browser, widget
                    if "learned" in p)
         print(f"test page: {len(files)} files, {weight / 1000:.1f} KB gzip; the widget's own: {ours / 1000:.1f} KB gzip")
         assert ours <= 100_000
+
+
+# The widget as the reader meets it: its HTML, its controls' values and its height. Its numbers (data-value,
+# data-probability, the heat's --w) are read apart: numpy's and the browser's last bits may differ.
+VIEW_JS = """(root) => ({ html: root.outerHTML, height: root.getBoundingClientRect().height,
+  values: [...root.querySelectorAll('select, input')].map((c) => [c.id, c.type === 'checkbox' ? c.checked : c.value]) })"""
+NUMBER = re.compile(r'(data-value="|data-probability="|--w: )([-+0-9.e]+)')
+SCROLL_JS = """async () => { for (let y = 0; y <= document.body.scrollHeight; y += innerHeight / 3) { scrollTo(0, y);
+  await new Promise((resolve) => setTimeout(resolve, 30)); } scrollTo(0, 0); }"""
+
+
+def model_requests(tab) -> list[str]:
+    requests: list[str] = []
+    tab.page.on("request", lambda request: requests.append(request.url) if "learned-model-" in request.url else None)
+    return requests
+
+
+def assert_same_view(first: dict, drawn: dict, where: str) -> None:
+    """The first state is the view the model draws: the same HTML and values, the same numbers to 1e-12."""
+    assert NUMBER.sub(r"\1#", first["html"]) == NUMBER.sub(r"\1#", drawn["html"]), where
+    ours, theirs = ([float(m[1]) for m in NUMBER.findall(view["html"])] for view in (first, drawn))
+    assert len(ours) == len(theirs) > 30 and max(abs(a - b) for a, b in zip(ours, theirs, strict=True)) <= 1e-12, where
+    assert first["values"] == drawn["values"] and abs(first["height"] - drawn["height"]) < 0.5, where
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_reader_who_only_scrolls_fetches_no_model_and_sees_what_the_model_draws(tabs, widget_server, lang: str) -> None:
+    with tabs.open(widget_server, viewport=DESKTOP) as tab:
+        requests = model_requests(tab)
+        open_widget(tab, widget_server, "/widget/" if lang == "zh" else "/en/widget/")
+        tab.page.evaluate(SCROLL_JS)
+        tab.page.mouse.wheel(0, 400)
+        tab.page.wait_for_timeout(300)
+        assert requests == [], requests
+        for task in ("coreference", "referent"):
+            root = widget(tab, task)
+            first = root.evaluate(VIEW_JS)
+            assert root.get_attribute("data-first") is None and root.locator("td.qkv-lw-heat").count() > 30
+            root.locator("select").first.focus()  # the keyboard reaches the first control: the model comes
+            with_model(tab, task)
+            assert any(f"learned-model-{task}.json" in url for url in requests), requests
+            tab.page.evaluate("() => document.activeElement.blur()")  # (the focus marks the control it is on)
+            assert_same_view(first, root.evaluate(VIEW_JS), f"{lang} {task}: the first state, with nothing done")
+            # the model draws the same view again: the first state is exactly what it draws
+            root.evaluate("(root) => root.qkvWidget.update({}, { fromText: true, quiet: true })")
+            assert_same_view(first, root.evaluate(VIEW_JS), f"{lang} {task}: the first state, drawn by the model")
+        assert "coreference=" not in tab.page.url  # nothing the reader chose: the address is the page's
+
+
+def test_focusing_a_control_fetches_the_model_and_what_was_typed_meanwhile_is_applied(tabs, widget_server) -> None:
+    sentence = "the cat didn't cross the road because it was too tired"
+    held: list = []
+    with tabs.open(widget_server, viewport=DESKTOP) as tab:
+        requests = model_requests(tab)
+        tab.page.route("**/learned-model-coreference.json", lambda route: held.append(route))  # the model arrives when the test lets it
+        open_widget(tab, widget_server, "/en/widget/")
+        root = widget(tab, "coreference")
+        box = root.locator("input.qkv-lw-text")
+        box.focus()
+        tab.page.wait_for_function("() => document.querySelector('.qkv-learned-widget[data-model=coreference]').ariaBusy === 'true'")
+        assert box.get_attribute("aria-busy") == "true" and root.locator("select[aria-busy=true]").count() >= 4
+        assert widget(tab, "referent").get_attribute("aria-busy") is None and not any("referent" in url for url in requests)
+        box.fill(sentence)
+        assert len(held) == 1 and root.locator(".qkv-lw-verdict").get_attribute("data-word") == "animal"
+        held[0].continue_()
+        got = shown(tab, "coreference")
+        model = exported_model(export(RESULTS, "coreference"))
+        weights = model.attention(sentence)
+        assert got["words"] == model.tokens(sentence) and got["word"] == model.resolve(sentence)
+        assert np.abs(np.array(got["weights"]) - weights).max() <= 1e-9
+        assert "coreference=the+cat+didn%27t" in urlsplit(tab.page.url).query
+        assert box.get_attribute("aria-busy") is None
+        # and then as before: the keyboard picks another place, the table follows at once
+        root.locator("select[data-slot=place]").focus()
+        tab.page.keyboard.press("ArrowDown")
+        chosen = box.input_value()
+        assert chosen != sentence and shown(tab, "coreference")["words"] == model.tokens(chosen)
+
+
+def test_a_model_that_cannot_be_fetched_is_said_so_in_the_widget(tabs, widget_server) -> None:
+    with tabs.open(widget_server, viewport=DESKTOP) as tab:
+        tab.page.route("**/learned-model-referent.json", lambda route: route.fulfill(status=404, body="gone"))
+        open_widget(tab, widget_server, "/widget/")
+        root = widget(tab, "referent")
+        root.locator("input.qkv-lw-text").focus()
+        message = root.locator(".qkv-lw-message")
+        message.wait_for(state="visible")
+        assert message.text_content() == "模型没能载入。" and root.get_attribute("aria-busy") is None
+        assert root.locator(".qkv-lw-verdict").count() == 1  # the first state stays

@@ -188,6 +188,8 @@ def test_the_learned_widgets_print_what_they_show_for_the_articles_sentences(bro
             widget = tab.page.locator(f'.qkv-learned-widget[data-model="{task}"]')
             for sentence, panel in zip(WIDGET_SENTENCES, printed, strict=True):
                 widget.locator("input.qkv-lw-text").fill(sentence)
+                # the widget fetched its model when the box took the focus, and applies the sentence once it is here
+                tab.page.wait_for_function("(root) => root.qkvWidget.model && !root.hasAttribute('aria-busy')", arg=widget.element_handle())
                 assert widget.evaluate(WIDGET_VIEW_JS) == panel, f"{lang} {task}: the figure is not what the widget shows for {sentence!r}"
         pdf = tab.page.pdf(format="A4")  # as the browser's print: lazy images are loaded first
         assert len([url for url in requested if "learned-print" in url]) == 2, "the print did not load both figures"

@@ -2,7 +2,8 @@
 
 A page shows the widget with ``<div class="qkv-learned-widget" data-model="coreference"></div>`` (or
 ``"referent"``); the build writes ``learned-model-<task>.json`` into that page's folder, and the
-widget (docs/assets/javascripts/learned/) fetches it from there: the page's own files, no other host.
+widget (docs/assets/javascripts/learned/) fetches it from there when the reader first uses it (until then it
+shows the numbers `learned_first` wrote into the page): the page's own files, no other host.
 
 An exported model is `qkv.learning.saved.model_data` of the committed model (seed 0, the seed the
 page shows) without its training-time ``check``, every weight rounded to `DECIMALS[task]` decimal

@@ -24,7 +24,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_page_context | -10 | the page's own HTML put back; its nav title and description kept for the search index |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
 | on_post_template | 0 | the 404 page of a language other than the default one into its own folder |
-| on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned models, print figures |
+| on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned widgets |
 | on_post_build | 0 | the emoji font; own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: other names, one index per language |
 | on_post_build | -130 | every page of both languages written: Material's stylesheet trimmed to what they use, linked |
@@ -54,6 +54,7 @@ from qkv_site.builder import compat, figures, page_values
 from qkv_site.builder.block_runs import BlockRunner
 from qkv_site.builder.codeblock_marks import without_codeblock_marks
 from qkv_site.builder.descriptions import description
+from qkv_site.builder.learned_first import with_first_states
 from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.learned_print import with_print_figures
 from qkv_site.builder.material_styles import UsedRuleDropped, trim_site
@@ -229,6 +230,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         lang = page.file.src_uri.split("/", 1)[0]
         address = urljoin(config["site_url"], page.url) if config["site_url"] else None
         output = with_print_figures(output, page_file, self.project.results_dir, lang, address)
+        output = with_first_states(output, self.project.results_dir)
         return point_english_page_at_its_index(output, page.file.src_uri)
 
     def _finished(self, *, config: MkDocsConfig) -> None:

@@ -43,7 +43,8 @@ COMPRESSED = {".woff", ".woff2", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico
 WINDOW = {"width": 1280, "height": 900}
 
 # A reader who reads to the end: each lazy figure is fetched when it comes near; then every image
-# shown has arrived and every widget has drawn itself (the learned widget once its model is in).
+# shown has arrived and every widget has drawn itself (the learned widget draws its first state from the
+# page's numbers: its model comes only when the reader uses it, which this reader does not).
 READ_TO_END_JS = """async () => {
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {

@@ -3,6 +3,9 @@
 // module only on a page that has one). The model is the page's own file, learned-model-<task>.json
 // (qkv_site.builder.learned_models); the math is model.js. The sentence and the removed edge live in the
 // query (?coreference=…&coreference-cut=5&coreference-layers=1,2), so a shared link restores them.
+// The widget first draws the article's sentence from the numbers the build wrote into its tag (data-first,
+// qkv_site.builder.learned_first) and fetches its model only when the reader first points at, focuses or
+// uses one of its controls; an address with a state of its own fetches it at once.
 import { decoded, heldout, matchFrame, resolve, rolloutWeights, run, sentenceOf, tokens } from "./model.js";
 
 const STRINGS = {
@@ -82,10 +85,62 @@ class LearnedWidget {
     root.classList.add("qkv-lw");
     root.setAttribute("role", "region");
     root.setAttribute("aria-label", this.t.region[this.task]);
+    this.model = null;
+    this.waiting = []; // what the reader did before the model arrived: [key, action], applied once it has
+    const first = root.dataset.first ? JSON.parse(root.dataset.first) : null;
+    delete root.dataset.first; // read once: the page's DOM is the widget's
+    const q = new URLSearchParams(location.search);
+    const ownState = [this.task, `${this.task}-cut`, `${this.task}-layers`].some((name) => q.has(name));
+    if (first && !ownState) {
+      this.drawFirst(first);
+      return;
+    }
     root.replaceChildren(el("p", { className: "qkv-lw-note", textContent: this.t.loading }));
-    fetch(`learned-model-${this.task}.json`)
+    this.load().then((model) => this.start(model), () => root.replaceChildren(el("p", { className: "qkv-lw-note", textContent: this.t.failed })));
+  }
+
+  /** The model, fetched once (again after a failure). */
+  load() {
+    this.loading ??= fetch(`learned-model-${this.task}.json`)
       .then((response) => { if (!response.ok) throw new Error(response.statusText); return response.json(); })
-      .then((file) => this.start(decoded(file)), () => root.replaceChildren(el("p", { className: "qkv-lw-note", textContent: this.t.failed })));
+      .then((file) => decoded(file))
+      .catch((error) => { this.loading = null; throw error; });
+    return this.loading;
+  }
+
+  /** The reader's action `act`: now if the model is here, else once it has arrived (the last of each kind). */
+  when(key, act) {
+    if (this.model) return act();
+    this.waiting = this.waiting.filter(([k]) => k !== key);
+    this.waiting.push([key, act]);
+    this.fetchModel();
+  }
+
+  /** Fetch the model for the first state's controls; they are busy until it is here. */
+  fetchModel() {
+    if (this.model || this.busy) return;
+    this.busy = true;
+    this.setBusy(true);
+    this.load().then((model) => {
+      this.busy = false;
+      this.model = model;
+      this.setBusy(false);
+      const waiting = this.waiting;
+      this.waiting = [];
+      if (waiting.length) waiting.forEach(([, act]) => act());
+      else this.result = this.computed(); // nothing to redraw: the first state is the model's
+    }, () => {
+      this.busy = false;
+      this.setBusy(false);
+      this.message.textContent = this.t.failed;
+    });
+  }
+
+  setBusy(busy) {
+    for (const node of [this.root, ...this.root.querySelectorAll("select, input")]) {
+      if (busy) node.setAttribute("aria-busy", "true");
+      else node.removeAttribute("aria-busy");
+    }
   }
 
   // ---- the address: ?<task>=<sentence>&<task>-cut=<word index>&<task>-layers=1,2 ----
@@ -125,16 +180,48 @@ class LearnedWidget {
         control.append(el("option", { value: option.value, textContent: option.label }));
       }
     }
-    control.addEventListener("change", () => this.fromSlots());
+    control.addEventListener("change", () => this.when("slots", () => this.fromSlots()));
     return el("label", { className: "qkv-lw-slot", htmlFor: id }, el("span", { textContent: this.t.slots[slot] }), control);
+  }
+
+  /** The first state, from the build's numbers: the model is fetched when the reader first reaches a control. */
+  drawFirst(first) {
+    this.outline = { sentences: first.sentences, options: { task: this.task } }; // all matchFrame and heldout read
+    this.build(first.sentences);
+    this.state = { sentence: first.sentence, cut: null, layers: "1,2" };
+    this.input.value = first.sentence;
+    const slots = matchFrame(this.outline, first.words);
+    if (slots) this.showSlots(slots);
+    const rows = first.rows;
+    this.input.setAttribute("aria-invalid", "false");
+    this.draw({
+      words: first.words, it: first.it, status: heldout(this.outline, first.words), intact: first.answer, after: null, cut: null, cutLayers: [],
+      columns: [...rows.slice(0, -1).map((row, l) => ({ name: this.t.layer(l + 1), key: String(l + 1), row })),
+        { name: this.t.rollout, key: "rollout", row: rows[rows.length - 1] }],
+    });
+    const wake = (event) => { if (event.target.closest("select, input, label")) this.fetchModel(); };
+    this.root.addEventListener("focusin", wake);
+    this.root.addEventListener("pointerover", wake);
+    this.root.addEventListener("pointerdown", wake);
+    this.root.dataset.qkvReady = "";
   }
 
   start(model) {
     this.model = model;
-    const t = this.t, s = model.sentences;
+    this.build(model.sentences);
+    this.state = this.readAddress();
+    this.input.value = this.state.sentence;
+    this.update({}, { fromText: true, quiet: true });
+    this.root.dataset.qkvReady = "";
+  }
+
+  /** The controls, the answer and the table's box, for the task's frames and word lists `s`. */
+  build(s) {
+    const t = this.t;
+    this.nouns = s.nouns;
     const words = (list) => list.map((w) => ({ value: w, label: w || t.nothing }));
     const frameLabel = (f) => f.replace(/\{(\w+)\}/g, (_, n) => (n === "m" ? "" : "…")).replace(/\s+/g, " ");
-    this.slotNames = model.options.task === "coreference"
+    this.slotNames = this.task === "coreference"
       ? ["frame", "animal", "place", "adjective"]
       : ["prefix", "frame", "animal", "place", "object", "intensifier", "adjective", "after"];
     const options = {
@@ -148,7 +235,7 @@ class LearnedWidget {
     this.input = el("input", { id: `${this.id}-text`, type: "text", className: "qkv-lw-text", spellcheck: false, autocomplete: "off" });
     this.input.setAttribute("autocapitalize", "off");
     this.input.setAttribute("aria-describedby", `${this.id}-message`);
-    this.input.addEventListener("input", () => this.update({ sentence: this.input.value }, { fromText: true }));
+    this.input.addEventListener("input", () => this.when("text", () => this.update({ sentence: this.input.value }, { fromText: true })));
     this.message = el("p", { id: `${this.id}-message`, className: "qkv-lw-message", role: "status" });
     this.status = el("p", { className: "qkv-lw-status" });
     this.answer = el("div", { className: "qkv-lw-answer", role: "status" });
@@ -158,7 +245,7 @@ class LearnedWidget {
     this.cutWord.setAttribute("aria-label", t.remove);
     this.cutLayers = el("select", { id: `${this.id}-cut-layers`, className: "qkv-lw-select" },
       ...t.layers.map(([value, label]) => el("option", { value, textContent: label })));
-    const changeCut = () => this.update({ cut: this.cutBox.checked ? Number(this.cutWord.value) : null, layers: this.cutLayers.value });
+    const changeCut = () => this.when("cut", () => this.update({ cut: this.cutBox.checked ? Number(this.cutWord.value) : null, layers: this.cutLayers.value }));
     this.cutBox.addEventListener("change", changeCut);
     this.cutWord.addEventListener("change", () => { this.cutBox.checked = true; changeCut(); });
     this.cutLayers.addEventListener("change", changeCut);
@@ -170,10 +257,6 @@ class LearnedWidget {
     this.root.replaceChildren(this.slots,
       el("label", { className: "qkv-lw-own", htmlFor: this.input.id }, el("span", { textContent: t.own }), this.input),
       this.message, this.status, this.answer, ablate, this.table);
-    this.state = this.readAddress();
-    this.input.value = this.state.sentence;
-    this.update({}, { fromText: true, quiet: true });
-    this.root.dataset.qkvReady = "";
   }
 
   /** The selects from a sentence of the task's frames: they follow what the reader typed. */
@@ -188,10 +271,10 @@ class LearnedWidget {
   /** Adjectives that would make a held-out sentence with the other slots as they are: marked so in the list. */
   markHeldOut() {
     const slots = this.currentSlots();
+    const lists = this.model ?? this.outline; // the sentence lists: the model's, or the first state's until it is in
     for (const option of this.slots.querySelectorAll("[data-slot=adjective] option")) {
       option.label = option.value;
-      const sentence = sentenceOf(this.model, { ...slots, adjective: option.value });
-      if (heldout(this.model, tokens(sentence)) !== "train") option.label = `${option.value}${this.t.heldoutMark}`;
+      if (heldout(lists, tokens(sentenceOf(lists, { ...slots, adjective: option.value }))) !== "train") option.label = `${option.value}${this.t.heldoutMark}`;
     }
   }
 
@@ -219,12 +302,17 @@ class LearnedWidget {
     } else {
       this.markHeldOut();
     }
-    const layers = this.state.layers.split(",").map(Number);
-    const result = run(this.model, this.state.sentence, { cut: this.state.cut, layers });
+    const result = this.computed();
     if (result.cut === undefined) this.state.cut = null;
     this.result = result; // for the tests: every row the page computed
     if (!quiet) this.remember(); // a page opened without a state keeps its address
     this.render(result);
+  }
+
+  /** What the model gives for the state's sentence and removed edge (model.js run). */
+  computed() {
+    const layers = this.state.layers.split(",").map(Number);
+    return run(this.model, this.state.sentence, { cut: this.state.cut, layers });
   }
 
   render(result) {
@@ -240,17 +328,30 @@ class LearnedWidget {
       this.cutWord.replaceChildren();
       return;
     }
+    const shown = result.ablated ?? result.intact;
+    const it = result.encoded.it;
+    const columns = shown.layers.map((layer, l) => ({ name: t.layer(l + 1), key: String(l + 1), row: layer.weights[it] }));
+    columns.push({ name: t.rollout, key: "rollout", row: (result.ablated ? rolloutOf(shown) : result.rollout)[shown.layers.length - 1][it] });
+    this.draw({ words: result.words, it, status: heldout(this.model, result.words), intact: resolve(result.intact),
+      after: result.ablated ? resolve(result.ablated) : null, cut: result.cut, cutLayers: result.cutLayers ?? [], columns });
+  }
+
+  /**
+   * A sentence's view: its words, the position of "it", what training saw of it, the answer (and the answer with
+   * the edge removed, `after`), the removed edge, and the columns of "it"'s row ({ name, key, row }).
+   */
+  draw(view) {
+    const t = this.t;
     this.message.textContent = "";
-    const status = heldout(this.model, result.words);
-    this.status.textContent = t.status[status];
-    this.status.dataset.heldout = status;
-    const intact = resolve(result.intact);
+    this.status.textContent = t.status[view.status];
+    this.status.dataset.heldout = view.status;
+    const intact = view.intact;
     const line = el("p", { className: "qkv-lw-verdict", textContent: t.answer(intact.word, percent(intact.probability, t)) });
     line.dataset.word = intact.word;
     line.dataset.probability = String(intact.probability);
     const lines = [line];
-    if (result.ablated) {
-      const after = resolve(result.ablated);
+    if (view.after) {
+      const after = view.after;
       const changed = el("p", { className: "qkv-lw-verdict qkv-lw-after", textContent: t.ablated(after.word, percent(after.probability, t), after.word === intact.word) });
       changed.dataset.word = after.word;
       changed.dataset.probability = String(after.probability);
@@ -258,39 +359,35 @@ class LearnedWidget {
     }
     this.answer.replaceChildren(...lines);
     // the words "it" may lose its edge to: every word but "it"
-    const it = result.encoded.it;
-    this.cutWord.replaceChildren(...result.words.flatMap((w, i) => (i === it ? [] : [el("option", { value: String(i), textContent: `${w} (${i + 1})` })])));
-    const nouns = this.nounPositions(result);
+    const it = view.it;
+    this.cutWord.replaceChildren(...view.words.flatMap((w, i) => (i === it ? [] : [el("option", { value: String(i), textContent: `${w} (${i + 1})` })])));
+    const nouns = this.nounPositions(view.words);
     const firstOther = nouns.find((i) => i !== it) ?? -1;
     this.cutWord.value = String(this.state.cut ?? (firstOther >= 0 ? firstOther : it === 0 ? 1 : 0));
     this.cutBox.checked = this.state.cut !== null;
     this.cutLayers.value = this.state.layers;
-    this.renderTable(result);
+    this.drawTable(view);
   }
 
   /** Where the sentence's nouns are: the words "it" may mean. */
-  nounPositions(result) {
-    const all = Object.values(this.model.sentences.nouns).flat();
-    return result.words.flatMap((w, i) => (all.includes(w) ? [i] : []));
+  nounPositions(words) {
+    const all = Object.values(this.nouns).flat();
+    return words.flatMap((w, i) => (all.includes(w) ? [i] : []));
   }
 
-  renderTable(result) {
+  drawTable(view) {
     const t = this.t;
-    const shown = result.ablated ?? result.intact;
-    const rollout = result.ablated ? null : result.rollout;
-    const it = result.encoded.it;
-    const nouns = this.nounPositions(result);
-    const columns = shown.layers.map((layer, l) => ({ name: t.layer(l + 1), key: String(l + 1), row: layer.weights[it] }));
-    columns.push({ name: t.rollout, key: "rollout", row: (rollout ?? rolloutOf(shown))[shown.layers.length - 1][it] });
+    const { it, columns } = view;
+    const nouns = this.nounPositions(view.words);
     const head = el("tr", {}, el("th", { scope: "col", textContent: t.word }), ...columns.map((c) => el("th", { scope: "col", textContent: c.name })));
-    const rows = result.words.map((word, j) => {
+    const rows = view.words.map((word, j) => {
       const cells = columns.map((c) => {
         const w = c.row[j];
         const cell = el("td", { className: "qkv-lw-heat", textContent: w > 0 && w < 0.005 ? "<0.01" : w.toFixed(2) });
         cell.style.setProperty("--w", String(w));
         cell.dataset.column = c.key;
         cell.dataset.value = String(w);
-        const cutHere = result.ablated && j === result.cut && c.key !== "rollout" && result.cutLayers.includes(Number(c.key));
+        const cutHere = view.after && j === view.cut && c.key !== "rollout" && view.cutLayers.includes(Number(c.key));
         if (cutHere) {
           cell.classList.add("qkv-lw-removed");
           cell.append(el("span", { className: "qkv-lw-sr", textContent: ` (${t.removed})` }));
@@ -302,7 +399,7 @@ class LearnedWidget {
       if (nouns.includes(j)) tr.classList.add("qkv-lw-candidate");
       return tr;
     });
-    this.table.replaceChildren(el("table", {}, el("caption", { textContent: t.caption(Boolean(result.ablated)) }),
+    this.table.replaceChildren(el("table", {}, el("caption", { textContent: t.caption(Boolean(view.after)) }),
       el("thead", {}, head), el("tbody", {}, ...rows)));
   }
 }
