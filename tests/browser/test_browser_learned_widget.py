@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
-from browser_support import DESKTOP, PHONE, SiteServer
+from browser_support import DESKTOP, PHONE, TIMEOUT_MS, SiteServer
 from learned_widget_support import RESULTS, sentences, widget_site
 
 from qkv.learning.rollout import rollout_weights
@@ -133,6 +133,9 @@ def test_the_widget_fits_a_phone_and_the_page_weight_is_measured(browser, widget
           .filter((e) => !e.closest('.qkv-lw-table table') && e.getBoundingClientRect().right > width)
           .map((e) => e.tagName + '.' + e.className)""", PHONE["width"])
         assert wide == []
+        # and for the article's sentences the table fits too, caption and all: its box does not need to scroll
+        overflow = tab.page.evaluate("() => [...document.querySelectorAll('.qkv-lw-table')].map((box) => box.scrollWidth - box.clientWidth)")
+        assert len(overflow) == 2 and max(overflow) <= 0, f"the words' tables are wider than their boxes by {overflow} px"
         # (the test site's Material language menu asks for a sitemap it does not have: not the widget's)
         assert tab.foreign == [] and [url for url, status in responses if status >= 400 and "learned" in url] == []
         files = {urlsplit(url).path for url, status in responses if status < 400}
@@ -231,3 +234,19 @@ def test_a_model_that_cannot_be_fetched_is_said_so_in_the_widget(tabs, widget_se
         message.wait_for(state="visible")
         assert message.text_content() == "模型没能载入。" and root.get_attribute("aria-busy") is None
         assert root.locator(".qkv-lw-verdict").count() == 1  # the first state stays
+
+
+def test_the_widget_is_drawn_once_its_stylesheet_is_in(tabs, widget_server) -> None:
+    held: list = []
+    with tabs.open(widget_server, viewport=PHONE) as tab:
+        tab.page.route("**/learned.css", lambda route: held.append(route))  # the stylesheet arrives when the test lets it
+        tab.page.goto(widget_server.url("/en/widget/"))
+        for _ in range(TIMEOUT_MS // 10):  # until the stylesheet's request has reached the route (Playwright hands it over between calls)
+            if held:
+                break
+            tab.page.wait_for_timeout(10)
+        assert len(held) == 1 and tab.page.locator(".qkv-learned-widget select").count() == 0  # nothing drawn unstyled
+        held[0].continue_()
+        tab.page.wait_for_function("document.querySelectorAll('.qkv-learned-widget[data-qkv-ready]').length === 2")
+        overflow = tab.page.evaluate("() => [...document.querySelectorAll('.qkv-lw-table')].map((box) => box.scrollWidth - box.clientWidth)")
+        assert max(overflow) <= 0, overflow

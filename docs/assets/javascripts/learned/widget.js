@@ -406,8 +406,16 @@ class LearnedWidget {
 
 const rolloutOf = (pass) => rolloutWeights(pass.layers.map((l) => l.weights));
 
+/** The widgets of `roots`, drawn once their stylesheet is in (unstyled, their selects would reach past a phone's edge). */
 export function mountAll(roots) {
   const css = new URL("../../stylesheets/learned.css", import.meta.url).href;
-  if (!document.querySelector(`link[href="${css}"]`)) document.head.append(el("link", { rel: "stylesheet", href: css }));
-  for (const root of roots) if (!root.dataset.qkvMounted) { root.dataset.qkvMounted = ""; root.qkvWidget = new LearnedWidget(root); }
+  const styled = document.querySelector(`link[href="${css}"]`) ? Promise.resolve() : new Promise((resolve) => {
+    const link = el("link", { rel: "stylesheet", href: css });
+    link.addEventListener("load", resolve);
+    link.addEventListener("error", resolve); // drawn without it: the numbers still matter more than the looks
+    document.head.append(link);
+  });
+  return styled.then(() => {
+    for (const root of roots) if (!root.dataset.qkvMounted) { root.dataset.qkvMounted = ""; root.qkvWidget = new LearnedWidget(root); }
+  });
 }
