@@ -200,9 +200,14 @@ class StylesheetLinkMissing(RuntimeError):
 
 def material_stylesheet() -> Path:
     """Material's own stylesheet, in the installed package (the trim always starts from it)."""
+    return _material_templates() / _STYLES
+
+
+def _material_templates() -> Path:
+    """The installed Material's templates and assets."""
     import material
 
-    return Path(material.__file__).resolve().parent / "templates" / _STYLES
+    return Path(material.__file__).resolve().parent / "templates"
 
 
 def stylesheet_name(digest: str) -> str:
@@ -240,7 +245,7 @@ def check_stylesheet() -> list[str]:
         problems.append(f"Material's stylesheet is named {path.name}, not main.<8 hex digits>.min.css")
     if "sourceMappingURL" in path.read_text(encoding="utf-8"):
         problems.append(f"Material's {_STYLES} names a source map, which the trim would leave pointing at the untrimmed file")
-    base = path.parents[2] / "base.html"
+    base = _material_templates() / "base.html"
     links = _STYLESHEET_LINK.findall(base.read_text(encoding="utf-8").replace("{{ '", "").replace("' | url }}", ""))
     if len(links) != 1:
         problems.append(f"Material's base.html links {len(links)} stylesheets named main.*.min.css (one in {MATERIAL})")

@@ -108,10 +108,10 @@ def figure_macro(lang: str, repo_url: str | None, project: Project, figures: Pat
         link = f'{gap}<a class="figure-source" href="#{code_anchor(name)}">{SOURCE_LABEL[lang]}</a>'
         caption_line = f"  <figcaption markdown>{caption}{link}</figcaption>"
         markup = "\n".join(['<figure markdown="span">', *images, caption_line, "</figure>"])
-        if name in shown:
-            return markup
-        shown.add(name)
-        return markup + "\n\n" + code_block(name, lang, repo_url, project)
+        if name not in shown:
+            shown.add(name)
+            markup += "\n\n" + code_block(name, lang, repo_url, project)
+        return markup + "\n"  # a blank line after it, whatever follows the call (Jinja drops the newline after a tag)
 
     return figure
 

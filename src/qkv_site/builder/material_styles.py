@@ -38,6 +38,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from importlib.util import find_spec
 from pathlib import Path
 
 import tinycss2
@@ -51,7 +52,6 @@ _ATTRIBUTE = re.compile(r"""\b(?:class|id)=(?:"([^"]*)"|'([^']*)'|\\"((?:[^"\\]|
 _TOKEN = re.compile(r"[\w-]+")
 # a class a script builds at run time: `md-source__fact--${t}` or "language-"+name
 _PREFIX = re.compile(r"""([A-Za-z_][\w-]*-)(?:\$\{|["']\s*\+)""")
-_EDITION = Path(__file__).resolve().parents[1] / "tools" / "pdf" / "combine.py"
 _ANIMATION = re.compile(r"^(?:-webkit-)?animation(?:-name)?$")
 
 
@@ -167,7 +167,9 @@ def page_names(html: str) -> set[str]:
 def edition_names() -> set[str]:
     """The classes the PDF edition (`qkv_site.tools.pdf.combine`) gives the pages' elements it prints with the site's
     stylesheets: every word of its source (it prints an exercise's folded solution as ``div.admonition``)."""
-    return set(_TOKEN.findall(_EDITION.read_text(encoding="utf-8")))
+    edition = find_spec("qkv_site.tools.pdf.combine")
+    assert edition is not None and edition.origin is not None, "qkv_site.tools.pdf.combine is not installed"
+    return set(_TOKEN.findall(Path(edition.origin).read_text(encoding="utf-8")))
 
 
 def script_names(script: str) -> tuple[set[str], set[str]]:

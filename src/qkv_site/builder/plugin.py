@@ -249,6 +249,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     def _trim_material_styles(self, *, config: MkDocsConfig) -> None:
         # mkdocs-static-i18n builds the other language inside the default one's on_post_build (-100): this runs
         # after each, the last time with both languages' pages and the merged search index in place
+        if config.theme.name != "material":
+            return  # a site on another theme (the tests' small sites on MkDocs' own) has no Material stylesheet
         try:
             trim = trim_site(Path(config.site_dir))
         except (compat.StylesheetLinkMissing, UsedRuleDropped) as error:
