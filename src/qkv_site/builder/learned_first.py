@@ -10,7 +10,8 @@ state at once and fetches its model (``learned-model-<task>.json``) only when th
 The state holds only what that first view shows and nothing the browser can work out itself: the task's
 sentence lists (``sentences`` of the exported model: the selects' words, the frames, what training held out;
 model.js ``matchFrame`` and ``heldout`` read them, before the model is in as after), the sentence, its words,
-the position of "it", the answer with its probability, and the rows of "it": one per layer, then the rollout.
+the position of "it", the answer with its probability, and the rows of "it": one per layer, then the rollout
+(to `DIGITS` significant digits).
 
 >>> state = first_state(export(Path("benchmarks/results"), "coreference"))
 >>> state["sentence"], state["it"], state["answer"]["word"]
@@ -29,8 +30,13 @@ from typing import Any
 from qkv.learning.rollout import rollout_weights
 from qkv_site.builder.learned_models import WIDGET, export, exported_model, tasks_shown
 from qkv_site.values.claims import largest
+from qkv_site.values.formatting import significant
 
 ATTRIBUTE = "data-first"
+# The numbers go into the page rounded to this many significant digits, each checked to round the same way on
+# every machine (`significant`): the page is the same file whichever BLAS kernel computed them, and the widget
+# shows two decimals of them.
+DIGITS = 9
 
 
 def first_state(data: dict[str, Any]) -> dict[str, Any]:
@@ -41,14 +47,14 @@ def first_state(data: dict[str, Any]) -> dict[str, Any]:
     words = model.tokens(sentence)
     it = words.index("it")
     weights = model.attention(sentence)  # (layers, n, n)
-    rows = [[float(w) for w in weights[layer, it]] for layer in range(len(weights))]
-    rows.append([float(w) for w in rollout_weights(weights)[-1][it]])
+    rows = [[significant(w, DIGITS) for w in weights[layer, it]] for layer in range(len(weights))]
+    rows.append([significant(w, DIGITS) for w in rollout_weights(weights)[-1][it]])
     probabilities = model.probabilities(sentence)
     answers = list(probabilities)
     best = answers[largest([probabilities[word] for word in answers])]
     return {
         "sentences": sentences, "sentence": sentence, "words": words, "it": it,
-        "answer": {"word": best, "probability": float(probabilities[best])}, "rows": rows,
+        "answer": {"word": best, "probability": significant(probabilities[best], DIGITS)}, "rows": rows,
     }
 
 

@@ -38,6 +38,27 @@ def printable(x: float, decimals: int) -> float:
     return value
 
 
+def significant(x: float, digits: int) -> float:
+    """`x` rounded to `digits` significant digits, checked to round the same way on every machine.
+
+    >>> significant(0.123456789012, 6), significant(3.3e-12, 6)
+    (0.123457, 3.3e-12)
+    >>> significant(0.1234565 + 1e-18, 6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    qkv_site.values.claims.TooCloseToCall: 0.1234565 lies within rounding of the boundary between two forms ...
+    """
+    value = float(x)
+    if not math.isfinite(value):
+        raise ValueError(f"cannot round {value} to significant digits")
+    text = f"{value:.{digits}g}"
+    wobble = GUARD * noise(value)
+    if {f"{value - wobble:.{digits}g}", f"{value + wobble:.{digits}g}"} != {text}:
+        raise TooCloseToCall(f"{value!r} lies within rounding of the boundary between two forms at {digits} significant "
+                             f"digits: another machine may round it the other way")
+    return float(text)
+
+
 def is_integral(x: float) -> bool:
     """Whether `x` is an integer up to rounding (1 − 1e-16 is; 0.9996 is not).
 
