@@ -263,8 +263,23 @@ def test_every_preset_shows_what_qkv_computes(page, server) -> None:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_compact_playground_on_the_worked_example(page, server, lang: str) -> None:
-    root = open_page(page, url_of(server, lang, "worked-example"))
-    assert root.get_attribute("data-compact") is not None
+    # it waits behind its button: nothing of the playground is fetched until the reader opens it
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto("about:blank")
+    page.goto(url_of(server, lang, "worked-example"))
+    root = page.locator(".qkv-playground[data-compact]")  # (not yet [data-qkv-ready]: no playground drawn)
+    opener = root.locator("button.qkv-pg-open")
+    opener.wait_for(state="visible")
+    assert root.get_attribute("data-compact") is not None and root.get_attribute("data-qkv-waiting") is not None
+    assert opener.inner_text() == {"zh": "打开小实验台", "en": "Open the small playground"}[lang]
+    page.evaluate("() => document.fonts.ready")
+    assert not [url for url in requested if "playground.js" in url or "playground.css" in url or "attention.js" in url], requested
+    opener.focus()
+    page.keyboard.press("Enter")  # the keyboard opens it, and goes on in its first cell
+    page.wait_for_selector(f"{ROOT_SELECTOR} [data-block='weights']")
+    page.wait_for_function("() => document.activeElement?.matches('input[data-matrix=\"x\"]')")
+    assert root.get_attribute("data-qkv-waiting") is None and root.get_attribute("aria-busy") is None
     assert set(root.locator("input[data-matrix]").evaluate_all("ns => [...new Set(ns.map(n => n.dataset.matrix))]")) == {"x", "w_q"}
     assert set(displayed(root)) == {"weights", "output"}
     inputs = article_inputs()

@@ -46,7 +46,8 @@ READY_JS = """async () => {
     throw new Error(`${location.href}: document.fonts.ready not settled after 60 s`);
   }
   // the page's own widgets (the playground, the learned model) are imported after load: wait until each has drawn itself
-  const unready = () => document.querySelectorAll(":is(.qkv-playground, .qkv-learned-widget):not([data-qkv-ready])").length;
+  // (a small playground waiting behind its "open" button is ready as it is)
+  const unready = () => document.querySelectorAll(":is(.qkv-playground:not([data-qkv-waiting]), .qkv-learned-widget):not([data-qkv-ready])").length;
   const start = performance.now();
   while (unready()) {
     if (performance.now() - start > 60000) throw new Error(`${location.href}: ${unready()} widget(s) not drawn after 60 s`);

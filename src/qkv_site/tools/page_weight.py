@@ -36,15 +36,15 @@ DEFAULT_TARGET = 150 * KB
 TARGETS = {"worked-example.md": 100 * KB}
 # What a page that does not meet its target yet may weigh: what it weighs now (the larger language, with
 # the deploy workflow's repository link, rounded up to the next KB), so that it cannot grow unnoticed.
-# benchmarks/README.md ("Site build and page weight") says where the bytes of this page go.
-BUDGETS = {"worked-example.md": 109 * KB}
+BUDGETS: dict[str, int] = {}  # none today: every page is within its target
 CATEGORIES = ("html", "css", "js", "figures", "images", "fonts", "data", "search")
 COMPRESSED = {".woff", ".woff2", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico"}
 WINDOW = {"width": 1280, "height": 900}
 
 # A reader who reads to the end: each lazy figure is fetched when it comes near; then every image
 # shown has arrived and every widget has drawn itself (the learned widget draws its first state from the
-# page's numbers: its model comes only when the reader uses it, which this reader does not).
+# page's numbers: its model comes only when the reader uses it, which this reader does not; the small
+# playground of an article page waits behind its "open" button, which this reader does not press).
 READ_TO_END_JS = """async () => {
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
   for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
@@ -56,7 +56,7 @@ READ_TO_END_JS = """async () => {
   const shown = [...document.images].filter((image) => image.checkVisibility());
   await Promise.all(shown.map((image) => image.decode().catch(() => null)));
   const start = performance.now();
-  const unready = () => document.querySelectorAll(":is(.qkv-playground, .qkv-learned-widget):not([data-qkv-ready])").length;
+  const unready = () => document.querySelectorAll(":is(.qkv-playground:not([data-qkv-waiting]), .qkv-learned-widget):not([data-qkv-ready])").length;
   while (unready()) {
     if (performance.now() - start > 60000) throw new Error(`${location.href}: ${unready()} widget(s) not drawn after 60 s`);
     await wait(50);
