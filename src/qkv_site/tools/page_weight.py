@@ -56,7 +56,8 @@ READ_TO_END_JS = """async () => {
   const shown = [...document.images].filter((image) => image.checkVisibility());
   await Promise.all(shown.map((image) => image.decode().catch(() => null)));
   const start = performance.now();
-  const unready = () => document.querySelectorAll(":is(.qkv-playground:not([data-qkv-waiting]), .qkv-learned-widget):not([data-qkv-ready])").length;
+  const widgets = ":is(.qkv-playground:not([data-qkv-waiting]), .qkv-learned-widget):not([data-qkv-ready])";
+  const unready = () => document.querySelectorAll(widgets).length;
   while (unready()) {
     if (performance.now() - start > 60000) throw new Error(`${location.href}: ${unready()} widget(s) not drawn after 60 s`);
     await wait(50);
