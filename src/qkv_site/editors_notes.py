@@ -3,18 +3,20 @@
 Every place where the site departs from the article carries an editor's note: an admonition
 ``!!! note "编者注：…"`` (``!!! note "Editor's note: …"`` in English), preceded on its own line by
 ``<a id="note-SLUG"></a>``, with the same SLUG in both languages. The corrections page lists them
-all, in the order of the nav (`qkv_site.pages.corrections`), so a new note appears there by itself;
-a note without its anchor, or an anchor without its note, stops the build.
+all, in the order of the nav (`qkv_site.pages.corrections`), from the pages' texts the build hands it
+(`qkv_site.site_nav.SiteNav`), so a new note appears there by itself; a note without its anchor, or an
+anchor without its note, stops the build.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from qkv_site.markdown_source import MarkdownPage, parse
-from qkv_site.site_map import NavEntry, load_site_map, nav_titles
+from qkv_site.site_map import NavEntry
+from qkv_site.site_nav import SiteNav
 
 NOTE_PREFIX = {"zh": "编者注：", "en": "Editor's note: "}
 # The pages of the nav that are this site's additions, not part of the article: the corrections page lists them
@@ -36,22 +38,19 @@ class EditorsNote:
     page_title: str
 
 
-def added_pages(config: Path = Path("mkdocs.yml")) -> list[NavEntry]:
+def added_pages(entries: Sequence[NavEntry]) -> list[NavEntry]:
     """The nav's pages that are additions of this site (`ADDED_PAGES`), in nav order, with their titles.
 
-    >>> [entry.source for entry in added_pages()]
+    >>> from pathlib import Path
+    >>> from qkv_site.site_map import nav_titles
+    >>> [entry.source for entry in added_pages(nav_titles(Path("mkdocs.yml")))]
     ['notebook.ipynb', 'playground.md', 'learned-attention.md', 'beyond-quadratic.md']
     """
-    entries = [entry for entry in nav_titles(config) if entry.source in ADDED_PAGES]
-    missing = ADDED_PAGES - {entry.source for entry in entries}
+    found = [entry for entry in entries if entry.source in ADDED_PAGES]
+    missing = ADDED_PAGES - {entry.source for entry in found}
     if missing:
-        raise ValueError(f"{config}: the added pages {sorted(missing)} are not in the nav")
-    return entries
-
-
-def nav_pages(config: Path = Path("mkdocs.yml")) -> list[str]:
-    """The Markdown pages of the nav of ``config``, in order (paths inside a language folder)."""
-    return load_site_map(config).markdown_pages
+        raise ValueError(f"the added pages {sorted(missing)} are not in the nav")
+    return found
 
 
 def _page_title(page_source: MarkdownPage, page: str) -> str:
@@ -93,11 +92,17 @@ def notes_of_page(text: str, page: str, lang: str) -> list[EditorsNote]:
     return notes
 
 
-def editors_notes(lang: str, docs: Path = Path("docs"), config: Path = Path("mkdocs.yml")) -> list[EditorsNote]:
-    """Every editor's note of the site in language ``lang``, in nav order."""
-    if lang not in NOTE_PREFIX:
-        raise ValueError(f"lang must be one of {sorted(NOTE_PREFIX)}, got {lang!r}")
+def editors_notes(nav: SiteNav) -> list[EditorsNote]:
+    """Every editor's note of the pages of ``nav``, in nav order, in its language.
+
+    >>> page = '# Cost\\n\\n<a id="note-units"></a>\\n\\n!!! note "Editor\\'s note: units"\\n'
+    >>> nav = SiteNav("en", (NavEntry("cost.md", {"en": "Cost"}, {"en": None}),), {"cost.md": page})
+    >>> [(note.page, note.anchor, note.page_title) for note in editors_notes(nav)]
+    [('cost.md', 'note-units', 'Cost')]
+    """
+    if nav.lang not in NOTE_PREFIX:
+        raise ValueError(f"lang must be one of {sorted(NOTE_PREFIX)}, got {nav.lang!r}")
     notes = []
-    for page in nav_pages(config):
-        notes += notes_of_page((docs / lang / page).read_text(encoding="utf-8"), page, lang)
+    for page in nav.markdown_pages:
+        notes += notes_of_page(nav.sources[page], page, nav.lang)
     return notes

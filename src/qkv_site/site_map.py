@@ -1,10 +1,11 @@
 """The site's pages, read from mkdocs.yml: the nav in reading order, the languages the i18n plugin
 builds (and the default one, built at the site's root), and each page's URL and file in the built site.
 
-Everything that needs to know where a page is (the corrections page, the PDF edition, the tests)
+Everything that needs to know where a page is outside a build's pages (the downloads, the PDF edition, the tests)
 asks this map; ``load_site_map`` reads a configuration once per process (again only when the file
 changes). It reads the YAML itself, not through MkDocs: the nav and the i18n plugin's languages (with
-the plugin's own defaults) are all it needs, and the corrections page reads it during a build.
+the plugin's own defaults) are all it needs, and the downloads read it during a build. The pages' values take
+the nav MkDocs loaded instead (`qkv_site.site_nav`).
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ from repository import DOCS, LANGUAGES
 
 from qkv_site.builder.page_values import render
 from qkv_site.project import Project
+from qkv_site.site_map import NavEntry
+from qkv_site.site_nav import SiteNav
 from qkv_site.values.claims import ClaimError, Claims
 
 
@@ -95,9 +97,42 @@ def test_values_are_kept_between_builds_unless_they_read_the_pages(project: Proj
     values_module.values = counted  # type: ignore[attr-defined]
     assert render("{{ n }}", {"values": "example"}, "zh/a.md", project, tmp_path) == "1"
     assert render("{{ n }}", {"values": "example"}, "zh/a.md", project, tmp_path) == "1"  # read from the cache
-    values_module.KEPT_BETWEEN_BUILDS = False  # type: ignore[attr-defined]  # e.g. the corrections list
+    values_module.KEPT_BETWEEN_BUILDS = False  # type: ignore[attr-defined]  # e.g. the home page (its downloads' own cache)
     assert render("{{ n }}", {"values": "example"}, "zh/a.md", project, tmp_path) == "2"
     assert render("{{ n }}", {"values": "example"}, "zh/a.md", project, tmp_path) == "3"
+
+
+def _nav(lang: str, glossary: str) -> SiteNav:
+    return SiteNav(lang, (NavEntry("glossary.md", {lang: "Glossary"}, {lang: None}),), {"glossary.md": glossary})
+
+
+def test_a_page_that_takes_the_nav_is_handed_the_one_of_its_build(project: Project, values_module: types.ModuleType) -> None:
+    values_module.TAKES_NAV = True  # type: ignore[attr-defined]
+    values_module.values = lambda project, nav: {"first": nav.entries[0].titles[nav.lang]}  # type: ignore[attr-defined]
+    assert render("{{ first }}", {"values": "example"}, "en/a.md", project, nav=_nav("en", "# Glossary\n")) == "Glossary"
+    with pytest.raises(PluginError, match=r"en/a\.md: .*the nav of the language being built, and none was given"):
+        render("{{ first }}", {"values": "example"}, "en/a.md", project)
+
+
+def test_values_from_the_nav_are_kept_until_the_nav_or_a_page_s_text_changes(project: Project, values_module: types.ModuleType,
+                                                                           tmp_path: Path) -> None:
+    calls: list[str] = []
+
+    def counted(project: Project, nav: SiteNav) -> dict[str, str]:
+        calls.append(nav.lang)
+        return {"n": str(len(calls))}
+
+    values_module.TAKES_NAV = True  # type: ignore[attr-defined]
+    values_module.values = counted  # type: ignore[attr-defined]
+
+    def build(nav: SiteNav) -> str:
+        return render("{{ n }}", {"values": "example"}, f"{nav.lang}/a.md", project, tmp_path, nav=nav)
+
+    assert build(_nav("zh", "# 术语表\n")) == build(_nav("zh", "# 术语表\n")) == "1"  # the second read from the cache
+    assert build(_nav("en", "# Glossary\n")) == "2"  # the other language's nav: its own values
+    assert build(_nav("zh", "# 术语表\n\n新的一段。\n")) == "3"  # a page's text changed
+    assert build(_nav("en", "# Glossary\n")) == "2"  # the English values are still kept
+    assert sorted(path.name.split(".")[1] for path in tmp_path.rglob("example.*.pickle")) == ["en", "zh"]
 
 
 def test_every_page_s_values_are_computed_from_the_project_it_is_given(values_module: types.ModuleType, project: Project,

@@ -1,11 +1,11 @@
 """The page “勘误与编者注 / Corrections and editor's notes”: it lists every editor's note of the site, each entry
-links to an existing anchor, and it lists the notes the pages carry now: a note added to another page appears at the
-next build, cached or not, and in the same `mkdocs serve`."""
+links to an existing anchor, and it lists the notes the pages carry now, from the nav and the pages' texts the build
+hands it (no file read): a note added to another page appears at the next build, cached or not, and in the same
+`mkdocs serve`."""
 
 from __future__ import annotations
 
 import re
-import shutil
 from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
@@ -16,7 +16,11 @@ from site_pages import built_path, nav_sources, page_url, parsed_page, rendered
 
 from qkv_site.editors_notes import NOTE_PREFIX, editors_notes, notes_of_page
 from qkv_site.pages import corrections
-from qkv_site.project import Project, load_project
+from qkv_site.project import Project
+from qkv_site.site_map import NavEntry
+from qkv_site.site_nav import SiteNav, read_nav
+
+CONFIG = ROOT / "mkdocs.yml"
 
 
 def article_of(site: Path, source: str, lang: str) -> BeautifulSoup:
@@ -54,7 +58,7 @@ def test_every_editors_note_is_listed_and_every_entry_links_to_its_anchor(site: 
 
 
 def test_both_languages_have_the_same_notes_with_the_same_anchors() -> None:
-    zh, en = ([(note.page, note.anchor) for note in editors_notes(lang, DOCS, ROOT / "mkdocs.yml")] for lang in LANGUAGES)
+    zh, en = ([(note.page, note.anchor) for note in editors_notes(read_nav(CONFIG, DOCS, lang))] for lang in LANGUAGES)
     assert zh == en
 
 
@@ -67,59 +71,90 @@ def test_a_note_without_its_anchor_or_an_anchor_without_its_note_stops_the_build
         notes_of_page('# Page { #p }\n\n<a id="note-units"></a>\n\n!!! note "编者注：单位"\n', "p.md", "en")
 
 
-# The notes the pages carry now, cached or not, and under mkdocs serve -----------------------------
+# The notes the pages carry now, from what the build hands over, cached or not -------------------------
 
 
-def _copy_of_the_project(folder: Path) -> Project:
-    """The pages and the configuration, copied into ``folder``, loaded as the build there would."""
-    shutil.copytree(DOCS, folder / "docs", ignore=shutil.ignore_patterns("*.ipynb", "figures"))
-    for checked in ("overrides", "docs_src"):  # the theme's custom_dir and a watched folder: the configuration checks them
-        shutil.copytree(ROOT / checked, folder / checked)
-    shutil.copy(ROOT / "mkdocs.yml", folder / "mkdocs.yml")
-    return load_project(folder / "mkdocs.yml")
+def _nowhere(folder: Path) -> Project:
+    """A project whose configuration and pages do not exist: values computed for it read no file of either."""
+    return Project(config_file=folder / "missing" / "mkdocs.yml", docs_dir=folder / "missing" / "docs",
+                   results_dir=ROOT / "benchmarks" / "results", src_dir=ROOT / "src", languages=("zh", "en"))
 
 
-def test_a_new_note_on_another_page_appears_in_the_list_without_a_fresh_process(tmp_path: Path) -> None:
-    project = _copy_of_the_project(tmp_path)  # read from the copy's pages, wherever the process runs
-    before = corrections.values(project)["notes"]
-    for lang, title in (("zh", "编者注：新的一条"), ("en", "Editor's note: a new one")):
-        page = tmp_path / "docs" / lang / "glossary.md"
-        page.write_text(page.read_text(encoding="utf-8") + f'\n<a id="note-new"></a>\n\n!!! note "{title}"\n\n    Text.\n',
-                        encoding="utf-8")
-    after = corrections.values(project)["notes"]  # the same process, as `mkdocs serve` rebuilds
-    for lang in ("zh", "en"):
-        new = [note for note in after[lang] if note not in before[lang]]
-        assert [(note.page, note.anchor) for note in new] == [("glossary.md", "note-new")], lang
+def _nav(lang: str, pages: dict[str, str]) -> SiteNav:
+    """A nav of ``pages`` ({source: text}), each titled by its file, with the four added pages (no text) at its end."""
+    added = ("notebook.ipynb", "playground.md", "learned-attention.md", "beyond-quadratic.md")
+    entries = tuple(NavEntry(source, {lang: source}, {lang: None}) for source in (*pages, *added))
+    return SiteNav(lang, entries, {**pages, **{source: "# Added\n" for source in added if source.endswith(".md")}})
+
+
+NOTED = {"cost.md": '# Cost { #cost }\n\n<a id="note-units"></a>\n\n!!! note "编者注：单位"\n\n    MiB。\n',
+         "steps.md": '# Steps\n\n<a id="note-steps"></a>\n\n!!! note "编者注：步骤"\n\n    五步。\n'}
+
+
+def test_the_values_are_the_notes_of_the_nav_the_build_hands_over_in_its_order(tmp_path: Path) -> None:
+    found = corrections.values(_nowhere(tmp_path), _nav("zh", {"steps.md": NOTED["steps.md"], "cost.md": NOTED["cost.md"]}))
+    assert [(note.page, note.anchor, note.title, note.page_title) for note in found["notes"]["zh"]] == [
+        ("steps.md", "note-steps", "步骤", "Steps"), ("cost.md", "note-units", "单位", "Cost")]
+    assert found["additions"] == ["notebook.ipynb", "playground.md", "learned-attention.md", "beyond-quadratic.md"]
 
 
 def test_pages_without_notes_stop_the_list(tmp_path: Path) -> None:
-    (tmp_path / "docs" / "zh").mkdir(parents=True)
-    (tmp_path / "docs" / "zh" / "index.md").write_text("# Home\n", encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text("site_name: notes\nnav:\n  - index.md\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="no editor's note found"):
-        corrections.notes("zh", load_project(tmp_path / "mkdocs.yml"))
+    with pytest.raises(ValueError, match="no editor's note found in the zh pages"):
+        corrections.values(_nowhere(tmp_path), _nav("zh", {"index.md": "# Home\n"}))
 
 
-def test_the_plugin_renders_the_list_at_every_build_whatever_its_block_cache_holds(tmp_path: Path) -> None:
+def test_a_note_added_to_another_page_is_listed_at_the_next_build_whatever_the_cache_holds(tmp_path: Path) -> None:
+    from qkv_site.builder.page_values import render
+
+    project, cache = _nowhere(tmp_path), tmp_path / "page-values"
+    table = "{% for note in notes.zh %}{{ note.page }}#{{ note.anchor }} {% endfor %}"
+
+    def build(pages: dict[str, str]) -> str:
+        return render(table, {"values": "corrections"}, "zh/corrections.md", project, cache, nav=_nav("zh", pages))
+
+    assert build(NOTED) == build(NOTED) == "cost.md#note-units steps.md#note-steps "
+    assert len(list(cache.rglob("corrections.zh.*.pickle"))) == 1  # kept, and read by the second build
+    glossary = '# Glossary\n\n<a id="note-new"></a>\n\n!!! note "编者注：新的一条"\n\n    正文。\n'
+    assert build({**NOTED, "glossary.md": glossary}) == "cost.md#note-units steps.md#note-steps glossary.md#note-new "
+    assert len(list(cache.rglob("corrections.zh.*.pickle"))) == 1  # the earlier nav's values are gone
+
+
+def test_the_plugin_lists_the_notes_of_the_nav_mkdocs_loaded_and_reads_no_file(tmp_path: Path) -> None:
     from types import SimpleNamespace
+
+    from mkdocs.structure.files import File
+    from mkdocs.structure.nav import Navigation, Section
+    from mkdocs.structure.pages import Page
 
     from qkv_site.builder.plugin import SitePlugin
 
+    def loaded(pages: dict[str, str]) -> Navigation:
+        """The nav MkDocs would load: its files held in memory, so any read of the disk would fail."""
+        items = []
+        for source, text in pages.items():
+            file = File(f"zh/{source}", src_dir=None, dest_dir=str(tmp_path / "site"), use_directory_urls=True)
+            file.content_string = text
+            items.append(Page(source, file, {}))
+        return Navigation([Section("正文", items)], items)
+
     plugin = SitePlugin()
-    plugin.project = _copy_of_the_project(tmp_path)  # as on_config makes it from the copy's configuration
+    plugin.project = _nowhere(tmp_path)  # as on_config makes it; neither its mkdocs.yml nor its pages exist
     plugin.cache = tmp_path / ".cache"
     plugin.runner = SimpleNamespace(start_page=lambda src_uri: None)  # the page has no code block to run or cache
-    source = (tmp_path / "docs" / "zh" / "corrections.md").read_text(encoding="utf-8").split("---\n", 2)[2]
+    source = (DOCS / "zh" / "corrections.md").read_text(encoding="utf-8").split("---\n", 2)[2]
     page = SimpleNamespace(meta={"values": "corrections"}, file=SimpleNamespace(src_uri="zh/corrections.md"), url="corrections/")
+    config = {"docs_dir": str(tmp_path / "missing" / "docs"), "repo_url": None, "repo_name": None}
+    added = {source: "# Added\n" for source in ("notebook.ipynb", "playground.md", "learned-attention.md", "beyond-quadratic.md")}
 
-    def build() -> str:
-        return plugin.on_page_markdown(source, page=page, config={"docs_dir": str(tmp_path / "docs"), "repo_url": None, "repo_name": None}, files=None)
+    def build(pages: dict[str, str]) -> str:
+        plugin.on_nav(loaded({**pages, **added}), config=config, files=None)  # type: ignore[arg-type]
+        return plugin.on_page_markdown(source, page=page, config=config, files=None)  # type: ignore[arg-type]
 
-    assert "note-new" not in build()
-    glossary = tmp_path / "docs" / "zh" / "glossary.md"
-    note = '\n<a id="note-new"></a>\n\n!!! note "编者注：一条新的"\n\n    正文。\n'
-    glossary.write_text(glossary.read_text(encoding="utf-8") + note, encoding="utf-8")
-    assert "| [一条新的](glossary.md#note-new) | [术语表](glossary.md) |" in build()
+    first = build(NOTED)
+    assert "| [单位](cost.md#note-units) | [Cost](cost.md) |\n| [步骤](steps.md#note-steps) | [Steps](steps.md) |" in first
+    assert "note-new" not in first
+    glossary = '# 术语表\n\n<a id="note-new"></a>\n\n!!! note "编者注：一条新的"\n\n    正文。\n'
+    assert "| [一条新的](glossary.md#note-new) | [术语表](glossary.md) |" in build({**NOTED, "glossary.md": glossary})
 
 
 ADDED_PAGES = ("learned-attention.md", "beyond-quadratic.md", "notebook.ipynb", "playground.md")  # not in the article
@@ -195,10 +230,8 @@ def test_every_figure_drawn_from_hand_built_weights_says_so_in_its_caption(lang:
 
 
 def test_corrections_rows_link_every_note_the_pages_carry(project: Project) -> None:
-    from qkv_site.editors_notes import editors_notes
-
     for lang in LANGUAGES:
-        notes = editors_notes(lang, DOCS, ROOT / "mkdocs.yml")
+        notes = editors_notes(read_nav(CONFIG, DOCS, lang))
         links = re.findall(r"^\| \[[^\]]+\]\(([\w.-]+\.md#note-[\w-]+)\) \| \[[^\]]+\]\([\w.-]+\.md\) \|$",
                            rendered("corrections.md", lang, project), re.MULTILINE)
         assert links == [f"{note.page}#{note.anchor}" for note in notes], lang

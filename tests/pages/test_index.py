@@ -17,6 +17,7 @@ from site_pages import nav_sources, rendered
 
 from qkv_site.pages import index
 from qkv_site.project import Project, load_project
+from qkv_site.site_nav import read_nav
 
 
 def reading_path_links(text: str) -> list[tuple[str, str]]:
@@ -33,7 +34,8 @@ def test_the_reading_path_lists_every_page_of_the_nav_in_order(lang: str, projec
     assert [page for _, page in links] == [page for page in nav_sources() if page != "index.md"]
     assert "learned-attention.md" in dict((page, title) for title, page in links)
     assert "corrections.md" in [page for _, page in links]
-    titles = {row["source"]: row["title"][lang] for row in index.values(project)["reading_path"]}
+    nav = read_nav(ROOT / "mkdocs.yml", DOCS, lang)
+    titles = {row["source"]: row["title"][lang] for row in index.values(project, nav)["reading_path"]}
     assert [title for title, _ in links] == [titles[page] for _, page in links]
 
 
@@ -53,7 +55,8 @@ def test_a_page_added_to_the_nav_without_its_line_stops_the_home_page(tmp_path: 
     for lang in ("zh", "en"):
         (tmp_path / "docs" / lang / "new.md").write_text("# New { #new }\n", encoding="utf-8")
     copy = load_project(tmp_path / "mkdocs.yml")
-    assert "new.md" in [row["source"] for row in index.values(copy)["reading_path"]]
+    nav = read_nav(copy.config_file, copy.docs_dir, "zh")
+    assert "new.md" in [row["source"] for row in index.values(copy, nav)["reading_path"]]
     with pytest.raises(PluginError, match=r"zh/index\.md: .*'new\.md'"):
         rendered("index.md", "zh", copy)
 
@@ -64,7 +67,7 @@ def test_a_page_added_to_the_nav_without_its_line_stops_the_home_page(tmp_path: 
 def test_index_program_agrees_with_the_values_the_prose_prints(project: Project) -> None:
     from qkv_site.pages.index import values
 
-    shown = values(project)
+    shown = values(project, read_nav(ROOT / "mkdocs.yml", DOCS, "zh"))
     quick_start, printed = run_program(DOCS_SRC / "index" / "quick_start.py")
     assert quick_start["weights"].shape == (int(shown["tokens"]),) * 2  # one row and one column per token of the example
     assert quick_start["example"].x.shape[1] == int(shown["d_model"])

@@ -124,11 +124,15 @@ def test_every_emoji_of_the_pages_is_in_the_sites_font(site: Path) -> None:
 
 def test_the_home_page_names_the_repository_only_when_the_build_knows_it(project: Project) -> None:
     from qkv_site.builder.page_values import render
+    from qkv_site.site_nav import read_nav
 
     for lang in LANGUAGES:
         page = (DOCS / lang / "index.md").read_text(encoding="utf-8").split("---\n", 2)[2]
-        known = render(page, {"values": "index"}, f"{lang}/index.md", project, site={"repo_url": "https://github.com/o/r", "repo_name": "o/r"})
-        unknown = render(page, {"values": "index"}, f"{lang}/index.md", project, site={"repo_url": None, "repo_name": None})
+        nav = read_nav(project.config_file, project.docs_dir, lang)
+        known = render(page, {"values": "index"}, f"{lang}/index.md", project,
+                       site={"repo_url": "https://github.com/o/r", "repo_name": "o/r"}, nav=nav)
+        unknown = render(page, {"values": "index"}, f"{lang}/index.md", project, site={"repo_url": None, "repo_name": None},
+                         nav=nav)
         assert "git clone https://github.com/o/r.git && cd r" in known and "(https://github.com/o/r)" in known
         assert "github.com" not in unknown and "git clone" not in unknown, lang
 

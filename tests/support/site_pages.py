@@ -96,15 +96,18 @@ def figure_function(lang: str, project: Project) -> dict[str, Any]:
 
 
 def rendered(page: str, lang: str, project: Project) -> str:
-    """docs/<lang>/<page> with its named values and figures filled in, as the build renders it (figures unsized)."""
+    """docs/<lang>/<page> with its named values and figures filled in, as the build renders it (figures unsized;
+    the nav and the pages' texts read from ``project``'s files, as the build of ``lang`` hands them over)."""
     import yaml
 
     from qkv_site.builder.page_values import render
+    from qkv_site.site_nav import read_nav
     from qkv_site.translations.records import split_front_matter
 
     front, body = split_front_matter((DOCS / lang / page).read_text(encoding="utf-8"))
     meta = yaml.safe_load(front) if isinstance(front, str) else front
-    return render(body, meta, f"{lang}/{page}", project, functions=figure_function(lang, project))
+    return render(body, meta, f"{lang}/{page}", project, functions=figure_function(lang, project),
+                  nav=read_nav(project.config_file, project.docs_dir, lang))
 
 
 @cache

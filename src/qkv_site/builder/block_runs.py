@@ -4,9 +4,9 @@ markdown-exec runs each block with one function (`compat.MARKDOWN_EXEC_RUN`); `B
 in for it. A block whose key (the inputs digest, the page, the code before it in its session, its
 own code) is in the cache is not run; when a later block of the same session must run, the earlier
 ones that came from the cache run first, so its variables are there. Every page starts its
-sessions empty, so a page computes the same whether its blocks ran or came from the cache. (What
-reads the pages' own text, the corrections list, is a page value computed at every build instead:
-`qkv_site.builder.page_values`.)
+sessions empty, so a page computes the same whether its blocks ran or came from the cache. (What is
+made from the pages' own texts, the corrections list, is a page value kept under the digest of those
+texts instead: `qkv_site.builder.page_values`.)
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ Markdown uses what `qkv_site.pages.complexity.values(project)` computed — ``{{
 The page is a Jinja template (Jinja2 comes with MkDocs), rendered before Markdown sees it, with
 strict undefined values: a misspelt name, a missing value or a failing computation stops the build
 naming the page. Only pages that ask for values are rendered, so TeX elsewhere is never read as Jinja.
-Each language's page supplies its own words; the values are the same numbers for both.
+Each language's page supplies its own words; the values are the same numbers for both. A page whose
+values list other pages (the home page, the corrections page) says ``TAKES_NAV = True`` in its module: its
+``values(project, nav)`` is handed the nav of the language being built (`qkv_site.site_nav.SiteNav`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from mkdocs.exceptions import PluginError
 from qkv_site.builder.block_cache import process_digest
 from qkv_site.cache_files import atomic_write, sweep
 from qkv_site.project import Project
+from qkv_site.site_nav import SiteNav
 
 PAGES_PACKAGE = "qkv_site.pages"
 FRONT_MATTER_KEY = "values"
@@ -37,42 +40,57 @@ _environment = jinja2.Environment(
 )
 
 
-def page_values(name: str, project: Project, cache: Path | None = None) -> Mapping[str, Any]:
-    """What `qkv_site.pages.<name>.values(project)` computed. With ``cache`` (a folder), the values are kept
-    there under the build's inputs digest, so a rebuild with unchanged code reads them instead of
-    computing them again (`qkv_site.builder.block_cache.process_digest`: all of qkv and qkv_site, the project's
-    results), unless the module says ``KEPT_BETWEEN_BUILDS = False`` (its values come from the pages' text)."""
+def kept_path(cache: Path, name: str, project: Project, nav: SiteNav | None = None) -> Path:
+    """Where the values of page module ``name`` are kept in ``cache``: under the build's inputs digest
+    (`qkv_site.builder.block_cache.process_digest`: all of qkv and qkv_site, the project's results) and, for
+    a module that takes the nav, its language and its digest (its titles and its pages' texts)."""
+    folder = cache / process_digest(project)[:16]
+    return folder / (f"{name}.pickle" if nav is None else f"{name}.{nav.lang}.{nav.digest()[:16]}.pickle")
+
+
+def page_values(name: str, project: Project, cache: Path | None = None, nav: SiteNav | None = None) -> Mapping[str, Any]:
+    """What `qkv_site.pages.<name>.values(project)` computed, or ``values(project, nav)`` when the module says
+    ``TAKES_NAV = True``. With ``cache`` (a folder), the values are kept there (`kept_path`), so a rebuild
+    with the same inputs reads them instead of computing them again, unless the module says
+    ``KEPT_BETWEEN_BUILDS = False``; a nav's older values are deleted when its new ones are kept."""
     module = import_module(f"{PAGES_PACKAGE}.{name}")
-    if not getattr(module, "KEPT_BETWEEN_BUILDS", True):  # values read from the pages' text (the corrections list)
+    takes_nav = getattr(module, "TAKES_NAV", False)
+    if takes_nav and nav is None:
+        raise ValueError("its values are computed from the nav of the language being built, and none was given")
+    if not getattr(module, "KEPT_BETWEEN_BUILDS", True):
         cache = None
     if cache is not None:
-        kept = cache / process_digest(project)[:16] / f"{name}.pickle"
+        kept = kept_path(cache, name, project, nav if takes_nav else None)
         if kept.is_file():
             stored: Mapping[str, Any] = pickle.loads(kept.read_bytes())
             return stored
-    values: Callable[[Project], Mapping[str, Any]] = module.values
-    computed = values(project)
+    computed: Mapping[str, Any] = module.values(project, nav) if takes_nav else module.values(project)
     if cache is not None:
         sweep(cache, keep=kept.parent)
+        if takes_nav and nav is not None:  # the values of this language's nav before a page changed
+            for older in kept.parent.glob(f"{name}.{nav.lang}.*.pickle"):
+                older.unlink(missing_ok=True)
         atomic_write(kept, pickle.dumps(computed))
     return computed
 
 
 def render(markdown: str, meta: Mapping[str, Any], src_uri: str, project: Project, cache: Path | None = None,
-           site: Mapping[str, Any] | None = None, functions: Mapping[str, Callable[..., str]] | None = None) -> str:
+           site: Mapping[str, Any] | None = None, functions: Mapping[str, Callable[..., str]] | None = None,
+           nav: SiteNav | None = None) -> str:
     """``markdown`` with its named values filled in, or unchanged when its front matter asks for none.
     Every page's values are computed from ``project`` (`qkv_site.project`): its results, its docs.
 
     ``site`` holds what every page may name from the build's configuration (``repo_url``, ``repo_name``:
     set only when the deploy environment gives them, so a page chooses its words with ``{% if repo_url %}``);
-    ``functions`` what writes markup for the page (``figure``, `qkv_site.builder.figures.figure_macro`).
+    ``functions`` what writes markup for the page (``figure``, `qkv_site.builder.figures.figure_macro`);
+    ``nav`` the nav of the page's language, for the pages whose values list other pages.
     """
     name = meta.get(FRONT_MATTER_KEY)
     if name is None:
         return markdown
     site = {**SITE_NAMES, **(site or {}), **(functions or {})}
     try:
-        values = page_values(str(name), project, cache)
+        values = page_values(str(name), project, cache, nav)
         clash = sorted(set(values) & set(site))
         if clash:
             raise ValueError(f"its values shadow the site's own names {clash}")

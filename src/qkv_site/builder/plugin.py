@@ -16,6 +16,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
+| on_nav | -110 | after mkdocs-static-i18n (-100) put the language's titles in: the nav and its pages' texts, for page values |
 | on_page_markdown | 0 | sessions start empty; named values and figures (`figure_macro`); tests' marks out; translation notice |
 | on_page_content | 0 | a notebook's contents from its headings; glossary tooltips |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
@@ -47,6 +48,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from qkv_site import downloads, project
@@ -57,6 +59,7 @@ from qkv_site.builder.descriptions import description
 from qkv_site.builder.learned_first import with_first_states
 from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.learned_print import with_print_figures
+from qkv_site.builder.loaded_nav import site_nav
 from qkv_site.builder.material_styles import UsedRuleDropped, trim_site
 from qkv_site.builder.minify import minify_published
 from qkv_site.builder.notebook_contents import contents
@@ -67,6 +70,7 @@ from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
 from qkv_site.formulas.build import PageFormulas
 from qkv_site.search.index import SearchPages, SearchViews, configure, point_english_page_at_its_index, split_index
+from qkv_site.site_nav import SiteNav
 from qkv_site.translations.notice import with_notice
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
@@ -93,6 +97,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.page_html: str | None = None  # a page's HTML while Material's search reads its search view
         self.built = False
         self.project: project.Project | None = None  # made from the configuration in on_config
+        self.nav: SiteNav | None = None  # the nav of the language being built, made in on_nav
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         compat.check()
@@ -154,6 +159,12 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         list_notebooks_in_sitemap(files, config)
         return files
 
+    @event_priority(-110)
+    def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
+        assert self.project is not None
+        self.nav = site_nav(nav, self.project.languages)
+        return nav
+
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.runner is not None and self.project is not None
         self.runner.start_page(page.file.src_uri)
@@ -165,7 +176,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
             figures_dir = self.cache / "figures" / lang / "figures"
             functions["figure"] = figures.figure_macro(lang, config["repo_url"], self.project, figures_dir)
         markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.project, self.cache / "page-values",
-                                      site, functions)
+                                      site, functions, self.nav)
         markdown = without_codeblock_marks(markdown)  # the tests' marks are not the reader's
         return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
 

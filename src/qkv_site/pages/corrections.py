@@ -1,13 +1,15 @@
 """The rows of the page “勘误与编者注 / Corrections and editor's notes”: every editor's note of the
-site, per language, in nav order (`qkv_site.editors_notes`).
+language being built, in nav order (`qkv_site.editors_notes`), and the pages that are the site's additions.
 
-The list is read from the pages' own text, so unlike the other pages' values it is not kept between
-builds (`KEPT_BETWEEN_BUILDS`): a note added to another page appears in the list at the next build
-or `mkdocs serve` rebuild. Reading them is a few milliseconds.
+The list is made from the nav and the pages' texts the build hands over (`qkv_site.site_nav.SiteNav`,
+``TAKES_NAV``): a note added to another page appears in the list at the next build or `mkdocs serve`
+rebuild, and the values are kept between builds under the nav's digest, which changes with any page's text.
 
+>>> from pathlib import Path
 >>> from qkv_site.project import load_project
->>> project = load_project("mkdocs.yml")
->>> notes = values(project)["notes"]
+>>> from qkv_site.site_nav import read_nav
+>>> notes = {lang: values(load_project("mkdocs.yml"), read_nav(Path("mkdocs.yml"), Path("docs"), lang))["notes"][lang]
+...          for lang in ("zh", "en")}
 >>> [note.anchor for note in notes["zh"]] == [note.anchor for note in notes["en"]]
 True
 """
@@ -16,20 +18,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from qkv_site.editors_notes import NOTE_PREFIX, EditorsNote, added_pages, editors_notes
+from qkv_site.editors_notes import EditorsNote, added_pages, editors_notes
 from qkv_site.project import Project
+from qkv_site.site_nav import SiteNav
 
-KEPT_BETWEEN_BUILDS = False  # read from the pages' text: qkv_site.builder.page_values computes it every build
+TAKES_NAV = True  # values(project, nav): qkv_site.builder.page_values hands it the nav of the language being built
 
 
-def notes(lang: str, project: Project) -> list[EditorsNote]:
-    """The editor's notes of ``lang`` in ``project``'s pages; none at all is an error (the page would show an empty table)."""
-    found = editors_notes(lang, project.docs_dir, project.config_file)
+def notes(nav: SiteNav) -> list[EditorsNote]:
+    """The editor's notes of ``nav``'s pages; none at all is an error (the page would show an empty table)."""
+    found = editors_notes(nav)
     if not found:
-        raise ValueError(f"no editor's note found in {project.docs_dir / lang}")
+        raise ValueError(f"no editor's note found in the {nav.lang} pages of the nav")
     return found
 
 
-def values(project: Project) -> dict[str, Any]:
-    return {"notes": {lang: notes(lang, project) for lang in NOTE_PREFIX},
-            "additions": [entry.source for entry in added_pages(project.config_file)]}
+def values(project: Project, nav: SiteNav) -> dict[str, Any]:
+    return {"notes": {nav.lang: notes(nav)}, "additions": [entry.source for entry in added_pages(nav.entries)]}

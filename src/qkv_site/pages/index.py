@@ -1,20 +1,20 @@
 """The values of the home page: the size of the worked example its reading path describes, the reading
-path itself, every page of mkdocs.yml's nav in order with its titles in both languages, and the files the
+path itself, every page of the nav in order with its titles in the language being built, and the files the
 site serves for download (`qkv_site.downloads`) with their sizes and sha256 and the names its
 instructions use.
 
-The reading path is read from the nav (`qkv_site.site_map.nav_titles`), so a page added to the nav appears on
-the home page at the next build; the home page gives each page a line of its own, and a nav page without
-one stops the build (the pages' Jinja has strict undefined names). Reading mkdocs.yml is not an input of the
-build cache, so these values are computed at every build (`KEPT_BETWEEN_BUILDS`); the downloads are kept in
-their own cache (`qkv_site.downloads.made`).
+The reading path is the nav the build hands over (`qkv_site.site_nav.SiteNav`, ``TAKES_NAV``), so a page
+added to the nav appears on the home page at the next build; the home page gives each page a line of its
+own, and a nav page without one stops the build (the pages' Jinja has strict undefined names). The
+downloads are kept in their own cache, keyed by their own inputs (`qkv_site.downloads.made`), which the
+page values' key does not hold, so these values are computed at every build (`KEPT_BETWEEN_BUILDS`).
 
+>>> from pathlib import Path
 >>> from qkv_site.project import load_project
->>> project = load_project("mkdocs.yml")
->>> values(project)["tokens"], values(project)["d_model"]
-('2', '4')
->>> [row["source"] for row in values(project)["reading_path"]][:2]
-['motivation.md', 'intuition.md']
+>>> from qkv_site.site_nav import read_nav
+>>> found = values(load_project("mkdocs.yml"), read_nav(Path("mkdocs.yml"), Path("docs"), "en"))
+>>> found["tokens"], found["d_model"], [row["source"] for row in found["reading_path"]][:2]
+('2', '4', ['motivation.md', 'intuition.md'])
 """
 
 from __future__ import annotations
@@ -26,19 +26,20 @@ from qkv.examples import worked_example
 from qkv_site.downloads import SITE_PATH, Download, made
 from qkv_site.editors_notes import added_pages
 from qkv_site.project import Project
-from qkv_site.site_map import nav_titles
+from qkv_site.site_nav import SiteNav
 
-KEPT_BETWEEN_BUILDS = False  # the reading path is read from mkdocs.yml: qkv_site.builder.page_values computes it every build
+TAKES_NAV = True  # values(project, nav): qkv_site.builder.page_values hands it the nav of the language being built
+KEPT_BETWEEN_BUILDS = False  # the downloads' sizes and sha256 come from their own cache: computed at every build
 HOME = "index.md"
 
 
-def reading_path(project: Project) -> list[dict[str, Any]]:
-    """Every page of the nav but the home page, in order: its file, its titles and its section's titles
-    ({lang: None} for a page at the nav's top level)."""
+def reading_path(nav: SiteNav) -> list[dict[str, Any]]:
+    """Every page of the nav but the home page, in order: its file, its title and its section's title
+    ({lang: None} for a page at the nav's top level), each as {lang: title} in the nav's language."""
     rows = [{"source": entry.source, "title": entry.titles, "section": entry.sections}
-            for entry in nav_titles(project.config_file) if entry.source != HOME]
+            for entry in nav.entries if entry.source != HOME]
     if not rows:
-        raise ValueError(f"{project.config_file}: the nav has no page but the home page; the reading path would be empty")
+        raise ValueError(f"the {nav.lang} nav has no page but the home page; the reading path would be empty")
     return rows
 
 
@@ -59,9 +60,9 @@ def downloads(project: Project) -> dict[str, Any]:
             "pins": list(made_.pins), "python": made_.python}
 
 
-def values(project: Project) -> dict[str, Any]:
+def values(project: Project, nav: SiteNav) -> dict[str, Any]:
     example = worked_example()
     tokens, d_model = example.x.shape  # (tokens, d_model)
-    return {"tokens": str(tokens), "d_model": str(d_model), "reading_path": reading_path(project),
-            "additions": [{"source": entry.source, "title": entry.titles} for entry in added_pages(project.config_file)],
+    return {"tokens": str(tokens), "d_model": str(d_model), "reading_path": reading_path(nav),
+            "additions": [{"source": entry.source, "title": entry.titles} for entry in added_pages(nav.entries)],
             "downloads": downloads(project)}
