@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
 import yaml
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from repository import ROOT
 
@@ -71,3 +73,22 @@ def test_notebook_cells_print_one_stream_even_when_nbconvert_was_imported_first(
 
     merge_printed_output()
     assert ExecutePreprocessor().coalesce_streams is True
+
+
+def test_a_chinese_page_is_kept_whole_as_the_build_reads_it_for_the_translation_notice(tmp_path: Path) -> None:
+    from mkdocs.structure.files import File
+    from mkdocs.structure.pages import Page
+    from mkdocs.utils.meta import get_data
+
+    chinese = "---\ndescription: 描述。\n---\n\n# 甲 { #a }\n\n一。\n"
+    (tmp_path / "zh").mkdir()
+    (tmp_path / "zh" / "a.md").write_text(chinese, encoding="utf-8")
+    (tmp_path / "en").mkdir()
+    (tmp_path / "en" / "a.md").write_text("# A { #a }\n", encoding="utf-8")
+    plugin, config = SitePlugin(), MkDocsConfig()
+    pages = {lang: Page(None, File(f"{lang}/a.md", str(tmp_path), str(tmp_path / "site"), True), config) for lang in ("zh", "en")}
+
+    source = plugin.on_page_read_source(page=pages["zh"], config=config)
+    assert source == chinese and plugin.originals == {"a.md": chinese}  # front matter included
+    assert get_data(source) == ("# 甲 { #a }\n\n一。\n", {"description": "描述。"})  # MkDocs makes the page of it
+    assert plugin.on_page_read_source(page=pages["en"], config=config) is None  # MkDocs reads it itself

@@ -16,6 +16,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
+| on_page_read_source | 0 | a Chinese page read as MkDocs reads it and kept whole, for its English page's translation notice |
 | on_page_markdown | 0 | sessions start empty; named values and figures (`figure_macro`); tests' marks out; translation notice |
 | on_page_content | 0 | a notebook's contents from its headings; glossary tooltips |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
@@ -68,6 +69,7 @@ from qkv_site.builder.tooltips import add_tooltips
 from qkv_site.formulas.build import PageFormulas
 from qkv_site.search.index import SearchPages, SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.translations.notice import with_notice
+from qkv_site.translations.records import SOURCE_LANG
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 
@@ -87,6 +89,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.cache = Path(CACHE)  # set from the configuration's folder in on_config
         self.notebooks = NotebookPages()
         self.emoji = EmojiFont()
+        self.originals: dict[str, str] = {}  # the Chinese Markdown pages' text as read, by path in their folder
         self.formulas: PageFormulas | None = None
         self.search: SearchViews | None = None
         self.search_pages = SearchPages()  # of both languages' builds
@@ -154,6 +157,17 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         list_notebooks_in_sitemap(files, config)
         return files
 
+    def on_page_read_source(self, *, page: Page, config: MkDocsConfig) -> str | None:
+        # MkDocs 1.6 calls this event deprecated; what it offers instead, a File's content set in on_files,
+        # unsets the file's abs_src_path, which the build and other plugins read. A second plugin with this
+        # event would make MkDocs warn, when it loads the configuration, that the two cannot both work.
+        lang, _, name = page.file.src_uri.partition("/")
+        if lang != SOURCE_LANG or not name.endswith(".md"):
+            return None  # MkDocs reads the page itself
+        source = page.file.content_string  # what MkDocs reads when no plugin gives the source
+        self.originals[name] = source  # whole, front matter included: the notice compares its sections
+        return source
+
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         assert self.runner is not None and self.project is not None
         self.runner.start_page(page.file.src_uri)
@@ -167,7 +181,10 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.project, self.cache / "page-values",
                                       site, functions)
         markdown = without_codeblock_marks(markdown)  # the tests' marks are not the reader's
-        return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
+        try:  # the front matter, with the English page's record, is in page.meta
+            return with_notice(markdown, page.file.src_uri, page.url, page.meta, self.originals)
+        except LookupError as error:
+            raise PluginError(str(error)) from error
 
     def _notebook_contents(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         if page.file.src_uri.endswith(".ipynb") and not page.toc:  # mkdocs-jupyter reads Markdown headings only
