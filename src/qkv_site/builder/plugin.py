@@ -5,8 +5,10 @@ of `plugins:`). `qkv-site` is listed after the plugins it works with, so at equa
 after them. Its state lives on the instance; it defines `on_startup`, so `mkdocs serve` keeps the
 same instance across rebuilds (MkDocs ≥ 1.4). The project's paths (`qkv_site.project.Project`: the docs,
 the benchmark results, the sources its figure links point at) are made from the configuration and handed
-to what reads the project's files. Every reach into another package's internals is in
-`qkv_site.builder.compat`, checked when the build starts.
+to what reads the project's files. mkdocs-static-i18n builds the Chinese site, then the English one inside
+its on_post_build (-100): what one language needs of the other's pages (a Chinese page's text for the
+translation notice, every page's emoji for the font) is kept from the pages as they are built. Every
+reach into another package's internals is in `qkv_site.builder.compat`, checked when the build starts.
 
 | event | priority | what, and why that priority |
 | --- | --- | --- |
@@ -25,8 +27,9 @@ to what reads the project's files. Every reach into another package's internals 
 | on_page_context | -10 | the page's own HTML put back; its nav title and description kept for the search index |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
 | on_post_template | 0 | the 404 page of a language other than the default one into its own folder |
-| on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned widgets |
-| on_post_build | 0 | the emoji font; own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
+| on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned widgets; its emoji noted |
+| on_post_build | 0 | own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
+| on_post_build | -110 | after mkdocs-static-i18n (-100) built the other language: the emoji font of both languages' pages |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: other names, one index per language |
 | on_post_build | -130 | every page of both languages written: Material's stylesheet trimmed to what they use, linked |
 | on_build_error | 0 | the MathJax process ends |
@@ -248,14 +251,23 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         address = urljoin(config["site_url"], page.url) if config["site_url"] else None
         output = with_print_figures(output, page_file, self.project.results_dir, lang, address)
         output = with_first_states(output, self.project.results_dir)
-        return point_english_page_at_its_index(output, page.file.src_uri)
+        output = point_english_page_at_its_index(output, page.file.src_uri)
+        # For the emoji font: the page as written (a notebook's from the HTML mkdocs-jupyter made of it, its
+        # outputs included, once the styles of JupyterLab's icons it does not use are gone)
+        self.emoji.note(page.file.src_uri, output)
+        return output
 
     def _finished(self, *, config: MkDocsConfig) -> None:
         assert self.formulas is not None
-        self.emoji.write(config)
         minify_published(Path(config["docs_dir"]), Path(config["site_dir"]))
         log.info(self.formulas.summary())
         self.built = True  # every page of this pass was rendered
+
+    @event_priority(-110)
+    def _write_emoji_font(self, *, config: MkDocsConfig) -> None:
+        # In the default language's pass this runs after mkdocs-static-i18n built the other language
+        # inside its on_post_build (-100): every page of both languages has been noted.
+        self.emoji.write(config)
 
     @event_priority(-120)
     def _split_search_index(self, *, config: MkDocsConfig) -> None:
@@ -275,7 +287,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         log.info(f"Material's stylesheet: {trim.before} bytes, trimmed to the rules the site uses {trim.after} "
                  f"({trim.name}, linked by {trim.pages} pages)")
 
-    on_post_build = CombinedEvent(_finished, _split_search_index, _trim_material_styles)
+    on_post_build = CombinedEvent(_finished, _write_emoji_font, _split_search_index, _trim_material_styles)
 
     def on_build_error(self, *, error: Exception) -> None:
         if self.formulas is not None:
