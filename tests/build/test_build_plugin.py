@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from importlib.metadata import entry_points
+from pathlib import Path
 
 import pytest
 import yaml
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from repository import ROOT
 
@@ -71,3 +73,27 @@ def test_notebook_cells_print_one_stream_even_when_nbconvert_was_imported_first(
 
     merge_printed_output()
     assert ExecutePreprocessor().coalesce_streams is True
+
+
+def test_the_chinese_nav_s_pages_are_kept_whole_for_the_translation_notice(tmp_path: Path) -> None:
+    from mkdocs.structure.files import File
+    from mkdocs.structure.nav import Navigation
+    from mkdocs.structure.pages import Page
+
+    from qkv_site.project import Project
+
+    chinese = "---\ndescription: 描述。\n---\n\n# 甲 { #a }\n\n一。\n"
+    plugin = SitePlugin()
+    plugin.project = Project(config_file=tmp_path / "mkdocs.yml", docs_dir=tmp_path / "docs", results_dir=tmp_path,
+                             src_dir=ROOT / "src", languages=("zh", "en"))
+
+    def nav(lang: str, text: str) -> Navigation:
+        file = File(f"{lang}/a.md", src_dir=None, dest_dir=str(tmp_path / "site"), use_directory_urls=True)
+        file.content_string = text  # in memory: nothing is read from disk
+        page = Page("A", file, MkDocsConfig())
+        return Navigation([page], [page])
+
+    plugin.on_nav(nav("zh", chinese), config=MkDocsConfig(), files=None)  # type: ignore[arg-type]
+    assert plugin.originals == {"a.md": chinese}  # front matter included: the notice compares every section
+    plugin.on_nav(nav("en", "# A { #a }\n"), config=MkDocsConfig(), files=None)  # type: ignore[arg-type]
+    assert plugin.originals == {"a.md": chinese}  # the English pass keeps the Chinese texts

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from repository import DOCS, ROOT
 
-from qkv_site.markdown_source import read
+from qkv_site.markdown_source import parse
 from qkv_site.translations.notice import NOTICE_CLASS, with_notice
-from qkv_site.translations.records import page_status, record, section_hashes, split_front_matter
+from qkv_site.translations.records import file_status, page_status, record, section_hashes, split_front_matter
 
 CHECK = [sys.executable, "-m", "qkv_site.translations"]
 
@@ -33,14 +33,19 @@ def copy_of_the_pages(tmp_path: Path) -> Path:
     return docs
 
 
-def edit_a_paragraph(page: Path, section: str) -> None:
-    """Append a few words to the first paragraph of prose in ``section`` of a page."""
-    source = read(page)
+def with_an_edited_paragraph(text: str, section: str) -> str:
+    """``text`` with a few words appended to the first paragraph of prose in its ``section``."""
+    source = parse(text)
     start = next(heading.line for heading in source.headings if heading.anchor == section)
     lines = source.lines
     target = next(line - 1 for line in source.paragraph_lines if line > start and not lines[line - 1].lstrip().startswith("$$"))
     lines[target] += "这句话是新加的。"
-    page.write_text("\n".join(lines), encoding="utf-8")
+    return "\n".join(lines)
+
+
+def edit_a_paragraph(page: Path, section: str) -> None:
+    """Append a few words to the first paragraph of prose in ``section`` of a page."""
+    page.write_text(with_an_edited_paragraph(page.read_text(encoding="utf-8"), section), encoding="utf-8")
 
 
 def test_every_english_page_translates_its_current_chinese_page() -> None:
@@ -85,14 +90,24 @@ def test_new_removed_and_unrecorded_sections_are_reported(tmp_path: Path) -> Non
     (docs / "en").mkdir()
     (docs / "zh" / "a.md").write_text("# 甲 { #a }\n\n一。\n\n## 乙 { #b }\n\n二。\n", encoding="utf-8")
     (docs / "en" / "a.md").write_text("# A { #a }\n\nOne.\n\n## B { #b }\n\nTwo.\n", encoding="utf-8")
-    assert page_status(docs, "a.md").unrecorded
+    assert file_status(docs, "a.md").unrecorded
     assert record(docs, "a.md") and not record(docs, "a.md")  # the second time there is nothing to write
-    assert not page_status(docs, "a.md").outdated
+    assert not file_status(docs, "a.md").outdated
     (docs / "zh" / "a.md").write_text("# 甲 { #a }\n\n一。  \n\n## 丙 { #c }\n\n三。\n", encoding="utf-8")
-    status = page_status(docs, "a.md")
+    status = file_status(docs, "a.md")
     assert (status.changed, status.added, status.removed) == ((), ("c",), ("b",))  # trailing spaces are no change
     assert status.report() == ["en/a.md: section #c is new in zh/a.md", "en/a.md: section #b was removed from zh/a.md"]
-    assert page_status(docs, "missing.md").missing
+    assert file_status(docs, "missing.md").missing
+
+
+def test_the_build_and_the_command_line_compare_the_same_way(tmp_path: Path) -> None:
+    # The command line reads the two files; the build hands page_status the texts it read itself.
+    docs = copy_of_the_pages(tmp_path)
+    edit_a_paragraph(docs / "zh" / "worked-example.md", "step-4")
+    chinese = (docs / "zh" / "worked-example.md").read_text(encoding="utf-8")
+    meta, _ = split_front_matter((docs / "en" / "worked-example.md").read_text(encoding="utf-8"))
+    from_texts = page_status("worked-example.md", chinese, meta["translation"])
+    assert from_texts == file_status(docs, "worked-example.md") and from_texts.changed == ("step-4",)
 
 
 def test_headings_in_code_blocks_and_duplicate_ids() -> None:
@@ -102,15 +117,31 @@ def test_headings_in_code_blocks_and_duplicate_ids() -> None:
         section_hashes("# T { #t }\n## T again { #t }\n")
 
 
-def test_an_outdated_english_page_shows_a_notice_linking_to_the_chinese_original(tmp_path: Path) -> None:
-    docs = copy_of_the_pages(tmp_path)
-    assert with_notice("Body.", "en/worked-example.md", "en/worked-example/", docs) == "Body."
-    edit_a_paragraph(docs / "zh" / "worked-example.md", "step-4")
-    shown = with_notice("Body.", "en/worked-example.md", "en/worked-example/", docs)
+def test_an_outdated_english_page_shows_a_notice_linking_to_the_chinese_original() -> None:
+    # What the build hands over: the English page's front matter as MkDocs parsed it (the record is there,
+    # not in its Markdown) and the Chinese page's whole text as the build read it.
+    chinese = (DOCS / "zh" / "worked-example.md").read_text(encoding="utf-8")
+    meta, _ = split_front_matter((DOCS / "en" / "worked-example.md").read_text(encoding="utf-8"))
+    assert with_notice("Body.", "en/worked-example.md", "en/worked-example/", meta, {"worked-example.md": chinese}) == "Body."
+    edited = {"worked-example.md": with_an_edited_paragraph(chinese, "step-4")}
+    shown = with_notice("Body.", "en/worked-example.md", "en/worked-example/", meta, edited)
     assert NOTICE_CLASS in shown and shown.endswith("Body.")
     links = re.findall(r'href="([^"]+)"', shown)
     assert links == ["../../worked-example/#step-4", "../../worked-example/"], links
-    assert with_notice("正文。", "zh/worked-example.md", "worked-example/", docs) == "正文。"
+    assert with_notice("正文。", "zh/worked-example.md", "worked-example/", meta, edited) == "正文。"
+
+
+def test_the_notice_compares_the_texts_it_is_given_and_reads_no_file() -> None:
+    # A page that exists nowhere on disk: only the given texts can decide.
+    chinese = "---\ndescription: 旧的描述。\n---\n\n# 甲 { #a }\n\n一。\n"
+    meta = {"description": "An old description.", "translation": section_hashes(chinese)}
+    assert with_notice("# A { #a }\n\nOne.\n", "en/nowhere.md", "en/nowhere/", meta, {"nowhere.md": chinese}) == "# A { #a }\n\nOne.\n"
+    changed_front_matter = chinese.replace("旧的描述", "新的描述")  # the Chinese front matter counts: it is in the preamble
+    shown = with_notice("Body.", "en/nowhere.md", "en/nowhere/", meta, {"nowhere.md": changed_front_matter})
+    assert NOTICE_CLASS in shown and re.findall(r'href="([^"]+)"', shown) == ["../../nowhere/"]
+    assert NOTICE_CLASS in with_notice("Body.", "en/nowhere.md", "en/nowhere/", {}, {"nowhere.md": chinese})  # no record
+    with pytest.raises(LookupError, match="zh/nowhere.md is not among the pages of the zh nav"):
+        with_notice("Body.", "en/nowhere.md", "en/nowhere/", meta, {})
 
 
 def test_no_page_of_the_built_site_shows_the_notice(site: Path) -> None:

@@ -111,13 +111,14 @@ def test_the_sitemap_lists_every_page_of_the_nav_in_both_languages(site: Path) -
             assert url in listed, f"{url} is not in sitemap.xml"
 
 
-def test_every_emoji_of_the_pages_is_in_the_sites_font(site: Path) -> None:
+def test_the_sites_emoji_font_holds_exactly_the_emoji_of_the_pages(site: Path) -> None:
     font = site / SITE_PATH
     covered = {chr(code) for code in TTFont(font).getBestCmap()}
     texts = [parsed_page(path).get_text() for path in site.rglob("*.html")]
     used = emoji_in(texts)
     assert {"📌", "✅"} <= set(used), used
     assert set(used) <= covered, f"emoji the font cannot draw: {sorted(set(used) - covered)}"
+    assert covered <= set(used), f"glyphs of emoji no page shows: {sorted(covered - set(used))}"
     stylesheet = (site / "assets" / "stylesheets" / "extra.css").read_text(encoding="utf-8")
     assert f'url("../fonts/{font.name}")' in stylesheet
 

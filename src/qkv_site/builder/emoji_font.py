@@ -64,7 +64,3 @@ def font_for(chars: Iterable[str]) -> bytes:
     font.save(out, reorderTables=True)
     return out.getvalue()
 
-
-def page_sources(docs: Path) -> list[Path]:
-    """Every page source of the site (Markdown and notebooks, all languages)."""
-    return sorted(path for pattern in ("**/*.md", "**/*.ipynb") for path in docs.glob(pattern))

@@ -5,8 +5,11 @@ of `plugins:`). `qkv-site` is listed after the plugins it works with, so at equa
 after them. Its state lives on the instance; it defines `on_startup`, so `mkdocs serve` keeps the
 same instance across rebuilds (MkDocs ≥ 1.4). The project's paths (`qkv_site.project.Project`: the docs,
 the benchmark results, the sources its figure links point at) are made from the configuration and handed
-to what reads the project's files. Every reach into another package's internals is in
-`qkv_site.builder.compat`, checked when the build starts.
+to what reads the project's files. mkdocs-static-i18n builds the Chinese site, then the English one inside
+its on_post_build (-100): what one language needs of the other's pages is kept as the build goes (the
+Chinese pages' texts, read with the Chinese nav, for the English pages' translation notices; every page's
+emoji, noted as the page is written, for the font). Every
+reach into another package's internals is in `qkv_site.builder.compat`, checked when the build starts.
 
 | event | priority | what, and why that priority |
 | --- | --- | --- |
@@ -16,7 +19,7 @@ to what reads the project's files. Every reach into another package's internals 
 | on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
-| on_nav | -110 | after mkdocs-static-i18n (-100) put the language's titles in: the nav and its pages' texts, for page values |
+| on_nav | -110 | after mkdocs-static-i18n (-100) put the titles in: the nav and its pages' texts (page values, notices) |
 | on_page_markdown | 0 | sessions start empty; named values and figures (`figure_macro`); tests' marks out; translation notice |
 | on_page_content | 0 | a notebook's contents from its headings; glossary tooltips |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
@@ -25,8 +28,9 @@ to what reads the project's files. Every reach into another package's internals 
 | on_page_context | -10 | the page's own HTML put back; its nav title and description kept for the search index |
 | on_env | 0 | Jinja templates compiled once, kept as bytecode in `.cache/jinja` |
 | on_post_template | 0 | the 404 page of a language other than the default one into its own folder |
-| on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned widgets |
-| on_post_build | 0 | the emoji font; own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
+| on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned widgets; its emoji noted |
+| on_post_build | 0 | own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
+| on_post_build | -110 | after mkdocs-static-i18n (-100) built the other language: the emoji font of both languages' pages |
 | on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: other names, one index per language |
 | on_post_build | -130 | every page of both languages written: Material's stylesheet trimmed to what they use, linked |
 | on_build_error | 0 | the MathJax process ends |
@@ -72,6 +76,7 @@ from qkv_site.formulas.build import PageFormulas
 from qkv_site.search.index import SearchPages, SearchViews, configure, point_english_page_at_its_index, split_index
 from qkv_site.site_nav import SiteNav
 from qkv_site.translations.notice import with_notice
+from qkv_site.translations.records import SOURCE_LANG
 
 log = logging.getLogger("mkdocs.plugins.qkv_site")
 
@@ -91,6 +96,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.cache = Path(CACHE)  # set from the configuration's folder in on_config
         self.notebooks = NotebookPages()
         self.emoji = EmojiFont()
+        self.originals: dict[str, str] = {}  # the Chinese Markdown pages' text as read, by path in their folder
         self.formulas: PageFormulas | None = None
         self.search: SearchViews | None = None
         self.search_pages = SearchPages()  # of both languages' builds
@@ -163,6 +169,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     def on_nav(self, nav: Navigation, *, config: MkDocsConfig, files: Files) -> Navigation:
         assert self.project is not None
         self.nav = site_nav(nav, self.project.languages)
+        if self.nav is not None and self.nav.lang == SOURCE_LANG:
+            self.originals = dict(self.nav.sources)  # whole, front matter included: the notices compare their sections
         return nav
 
     def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -178,7 +186,10 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.project, self.cache / "page-values",
                                       site, functions, self.nav)
         markdown = without_codeblock_marks(markdown)  # the tests' marks are not the reader's
-        return with_notice(markdown, page.file.src_uri, page.url, Path(config["docs_dir"]))
+        try:  # the front matter, with the English page's record, is in page.meta
+            return with_notice(markdown, page.file.src_uri, page.url, page.meta, self.originals)
+        except LookupError as error:
+            raise PluginError(str(error)) from error
 
     def _notebook_contents(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         if page.file.src_uri.endswith(".ipynb") and not page.toc:  # mkdocs-jupyter reads Markdown headings only
@@ -242,14 +253,23 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         address = urljoin(config["site_url"], page.url) if config["site_url"] else None
         output = with_print_figures(output, page_file, self.project.results_dir, lang, address)
         output = with_first_states(output, self.project.results_dir)
-        return point_english_page_at_its_index(output, page.file.src_uri)
+        output = point_english_page_at_its_index(output, page.file.src_uri)
+        # For the emoji font: the page as written (a notebook's from the HTML mkdocs-jupyter made of it, its
+        # outputs included, once the styles of JupyterLab's icons it does not use are gone)
+        self.emoji.note(page.file.src_uri, output)
+        return output
 
     def _finished(self, *, config: MkDocsConfig) -> None:
         assert self.formulas is not None
-        self.emoji.write(config)
         minify_published(Path(config["docs_dir"]), Path(config["site_dir"]))
         log.info(self.formulas.summary())
         self.built = True  # every page of this pass was rendered
+
+    @event_priority(-110)
+    def _write_emoji_font(self, *, config: MkDocsConfig) -> None:
+        # In the default language's pass this runs after mkdocs-static-i18n built the other language
+        # inside its on_post_build (-100): every page of both languages has been noted.
+        self.emoji.write(config)
 
     @event_priority(-120)
     def _split_search_index(self, *, config: MkDocsConfig) -> None:
@@ -269,7 +289,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         log.info(f"Material's stylesheet: {trim.before} bytes, trimmed to the rules the site uses {trim.after} "
                  f"({trim.name}, linked by {trim.pages} pages)")
 
-    on_post_build = CombinedEvent(_finished, _split_search_index, _trim_material_styles)
+    on_post_build = CombinedEvent(_finished, _write_emoji_font, _split_search_index, _trim_material_styles)
 
     def on_build_error(self, *, error: Exception) -> None:
         if self.formulas is not None:

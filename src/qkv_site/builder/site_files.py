@@ -12,14 +12,15 @@ each language, the emoji font.
   so the root kept the last language's (English) under the Chinese site. `error_page_per_language`
   keeps the default language's there and writes each other language's into its folder (en/404.html);
   overrides/404.html sends a reader whose missing address is under that folder on to it.
-- The site's emoji font (qkv_site.builder.emoji_font) holds the glyphs of every emoji the pages use
-  (`write_emoji_font`); the font is made in well under a second, once per set of emoji, and written
-  into the built site only.
+- The site's emoji font (qkv_site.builder.emoji_font) holds the glyphs of every emoji the pages of both
+  languages show (`EmojiFont`), noted from each page's HTML as it is written; the font is made in well
+  under a second, once per set of emoji, and written into the built site only, after the last language.
 """
 
 from __future__ import annotations
 
 import hashlib
+import html
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 
 from qkv_site.builder import compat
-from qkv_site.builder.emoji_font import SITE_PATH, emoji_in, font_for, page_sources
+from qkv_site.builder.emoji_font import SITE_PATH, emoji_in, font_for
 from qkv_site.cache_files import atomic_write
 
 
@@ -54,14 +55,32 @@ def error_page_per_language(output: str, template_name: str, config: MkDocsConfi
 
 
 class EmojiFont:
-    """The emoji font of the pages' current text, made once per set of emoji in this process."""
+    """The emoji font of the pages as this process last rendered them, made once per set of emoji.
+
+    Each page's emoji are noted from its HTML page as it is written (`note`), in every language's pass:
+    a notebook's come from the HTML mkdocs-jupyter made of it, outputs included. A page not rendered
+    again by a ``mkdocs serve --dirty`` rebuild keeps the emoji it had.
+
+    >>> font = EmojiFont()
+    >>> font.note("zh/a.md", "<h1>📌 深入理解</h1>")
+    >>> font.note("en/a.md", "<td>&#x2705;</td><td>√ ×</td>")
+    >>> font.chars()
+    ['✅', '📌']
+    """
 
     def __init__(self) -> None:
+        self.pages: dict[str, str] = {}  # a page's src_uri → the emoji of its HTML
         self.made: dict[str, bytes] = {}
 
+    def note(self, src_uri: str, page_html: str) -> None:
+        self.pages[src_uri] = "".join(emoji_in([html.unescape(page_html)]))  # a character reference shows one too
+
+    def chars(self) -> list[str]:
+        """The emoji of every page noted, sorted."""
+        return emoji_in(self.pages.values())
+
     def write(self, config: MkDocsConfig) -> None:
-        texts = [path.read_text(encoding="utf-8") for path in page_sources(Path(config.docs_dir))]
-        chars = emoji_in(texts)
+        chars = self.chars()
         key = hashlib.sha256("".join(chars).encode()).hexdigest()
         if key not in self.made:
             self.made[key] = font_for(chars)

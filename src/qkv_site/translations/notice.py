@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import html
-from pathlib import Path
+from collections.abc import Mapping
+from typing import Any
 
 from mkdocs.utils import get_relative_url
 
-from qkv_site.translations.records import TRANSLATION_LANG, page_status
+from qkv_site.translations.records import SOURCE_LANG, TRANSLATION_LANG, page_status, recorded_in
 
 NOTICE_CLASS = "qkv-translation-notice"
 
@@ -23,12 +24,26 @@ def notice(sections: tuple[str, ...], original_url: str) -> str:
     )
 
 
-def with_notice(markdown: str, src_uri: str, url: str, docs_dir: Path) -> str:
-    """``markdown`` with the notice in front when it is an English page behind its Chinese original."""
+def with_notice(markdown: str, src_uri: str, url: str, meta: Mapping[str, Any], originals: Mapping[str, str]) -> str:
+    """``markdown`` with the notice in front when it is an English page behind its Chinese original.
+
+    ``meta`` is the English page's front matter (MkDocs' ``page.meta``: the record is there, not in
+    ``markdown``); ``originals`` holds the Chinese pages' whole text as the build read them, by path
+    inside the language folder (the Chinese nav's pages, read with it before the English pass); one missing is an error.
+
+    >>> from qkv_site.translations.records import section_hashes
+    >>> zh = "# 甲 { #a }\\n一。\\n"
+    >>> with_notice("Body.", "en/a.md", "en/a/", {"translation": {"a": "0" * 12}}, {"a.md": zh})[:38]
+    '<div class="qkv-translation-notice" ro'
+    >>> with_notice("Body.", "en/a.md", "en/a/", {"translation": section_hashes(zh)}, {"a.md": zh})
+    'Body.'
+    """
     lang, _, name = src_uri.partition("/")
     if lang != TRANSLATION_LANG or not name.endswith(".md"):
         return markdown
-    status = page_status(docs_dir, name)
+    if name not in originals:
+        raise LookupError(f"{src_uri}: its original {SOURCE_LANG}/{name} is not among the pages of the {SOURCE_LANG} nav")
+    status = page_status(name, originals[name], recorded_in(meta))
     if not status.outdated:
         return markdown
     prefix = f"{TRANSLATION_LANG}/"

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -121,6 +122,17 @@ def section_hashes(text: str) -> dict[str, str]:
 def recorded_hashes(text: str, notebook: bool = False) -> dict[str, str] | None:
     """The section hashes an English page (or notebook) records, or None if it records none."""
     meta = json.loads(text).get("metadata", {}) if notebook else split_front_matter(text)[0]
+    return recorded_in(meta)
+
+
+def recorded_in(meta: Mapping[str, Any]) -> dict[str, str] | None:
+    """The section hashes recorded in a page's front matter (or a notebook's metadata), or None if none.
+
+    >>> recorded_in({"title": "A", "translation": {"top": "f9fea6df7e64"}})
+    {'top': 'f9fea6df7e64'}
+    >>> recorded_in({"title": "A"}) is None
+    True
+    """
     record = meta.get(RECORD_KEY)
     if record is None:
         return None
@@ -171,13 +183,19 @@ def source_pages(docs: Path) -> list[str]:
     return sorted(path.relative_to(folder).as_posix() for path in pages)
 
 
-def page_status(docs: Path, page: str) -> PageStatus:
-    """Compare the hashes recorded by ``docs/en/<page>`` with those of ``docs/zh/<page>``."""
-    source, translation = docs / SOURCE_LANG / page, docs / TRANSLATION_LANG / page
-    if not translation.is_file():
-        return PageStatus(page, missing=True)
-    current = section_hashes(_source_text(source))
-    recorded = recorded_hashes(translation.read_text(encoding="utf-8"), notebook=translation.suffix == ".ipynb")
+def page_status(page: str, source: str, recorded: dict[str, str] | None) -> PageStatus:
+    """Compare the hashes an English page records with those of its Chinese page's text ``source``.
+
+    ``source`` is the whole Chinese page, front matter included (a notebook as its `notebook_text`);
+    ``recorded`` is what the English page records (`recorded_in`). The build passes the texts it read
+    (qkv_site.translations.notice), the command line those of the files (`file_status`).
+
+    >>> page_status("a.md", "# A { #a }\\nOne.\\n", {"a": "0" * 12}).changed
+    ('a',)
+    >>> page_status("a.md", "# A { #a }\\nOne.\\n", None).unrecorded
+    True
+    """
+    current = section_hashes(source)
     if recorded is None:
         return PageStatus(page, unrecorded=True)
     return PageStatus(
@@ -188,9 +206,18 @@ def page_status(docs: Path, page: str) -> PageStatus:
     )
 
 
+def file_status(docs: Path, page: str) -> PageStatus:
+    """`page_status` of ``docs/en/<page>`` against ``docs/zh/<page>``, both read from their files."""
+    source, translation = docs / SOURCE_LANG / page, docs / TRANSLATION_LANG / page
+    if not translation.is_file():
+        return PageStatus(page, missing=True)
+    recorded = recorded_hashes(translation.read_text(encoding="utf-8"), notebook=translation.suffix == ".ipynb")
+    return page_status(page, _source_text(source), recorded)
+
+
 def check(docs: Path) -> list[PageStatus]:
-    """The status of every page; the outdated ones are those with `.outdated`."""
-    return [page_status(docs, page) for page in source_pages(docs)]
+    """The status of every page read from ``docs``; the outdated ones are those with `.outdated`."""
+    return [file_status(docs, page) for page in source_pages(docs)]
 
 
 def _record_block(hashes: dict[str, str]) -> str:
