@@ -15,14 +15,22 @@ mkdocs-static-i18n put in its place), taken before any page is converted.
 >>> nav = site_nav(Navigation([Section("Deep dives", [page])], [page]), ("zh", "en"))
 >>> nav.lang, nav.entries[0].titles, nav.entries[0].sections, nav.sources
 ('en', {'en': 'Cost'}, {'en': 'Deep dives'}, {'cost.md': '# Cost\\n'})
+>>> untitled = File("en/more.md", src_dir=None, dest_dir="site", use_directory_urls=True)
+>>> untitled.content_string = "# More on cost { #more }\\n"  # a nav entry without a title: its first heading
+>>> more = Page(None, untitled, {})
+>>> site_nav(Navigation([more], [more]), ("zh", "en")).entries[0].titles
+{'en': 'More on cost'}
 """
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
+from mkdocs.utils.meta import get_data
 
 from qkv_site.site_map import NavEntry
 from qkv_site.site_nav import SiteNav
@@ -38,10 +46,21 @@ def _pages(items: list[Any], lang: str, section: str | None = None) -> list[tupl
             folder, _, source = item.file.src_uri.partition("/")
             if folder != lang:
                 raise ValueError(f"the nav of {lang!r} holds {item.file.src_uri}, a page of another language")
-            if item.title is None:
-                raise ValueError(f"the nav entry {item.file.src_uri} has no title: give every page of the nav its title")
-            pages.append((NavEntry(source, {lang: str(item.title)}, {lang: section}), item))
+            pages.append((NavEntry(source, {lang: _title(item)}, {lang: section}), item))
     return pages
+
+
+def _title(page: Page) -> str:
+    """The page's title in the nav, or where the nav gives none (MkDocs takes it from the page when it reads it),
+    the page's first level-1 heading without its attributes, else its file's name."""
+    if page.title is not None:
+        return str(page.title)
+    if page.file.src_uri.endswith(".md"):
+        body, _ = get_data(page.file.content_string)
+        heading = re.search(r"^# +(.+?)(?: +\{[^}]*\})? *$", body, flags=re.M)
+        if heading:
+            return heading.group(1)
+    return Path(page.file.src_uri).stem
 
 
 def site_nav(nav: Navigation, languages: tuple[str, ...]) -> SiteNav | None:
