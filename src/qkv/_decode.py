@@ -72,29 +72,32 @@ def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
     """softmax(q·kᵀ·scale)·v of unchecked inputs, shape (..., n_q, d_v) in inputs.dtype, finite; None where anything
     (inputs, scores, output) is not."""
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # anything not finite: None, below
-        queries = inputs.q.astype(inputs.work_dtype)  # (..., n_q, d_k): a few rows, checked whole
+        # The queries (..., n_q, d_k) in the work dtype, a few rows checked whole. A scale <= 1 goes on them (it keeps
+        # a finite number finite, inf and NaN as they are); a scale > 1 on the scores: q·scale may overflow where
+        # q·kᵀ·scale does not
+        if inputs.scale <= 1:
+            queries = np.multiply(inputs.q, inputs.scale, dtype=inputs.work_dtype)
+        else:
+            queries = inputs.q.astype(inputs.work_dtype)
         if not np.isfinite(queries).all():
             return None
-        if inputs.scale <= 1:  # a scale > 1 goes on the scores: q·scale may overflow where q·kᵀ·scale does not
-            queries *= inputs.scale
-    batch, mask = inputs.batch_shape, inputs.mask
-    if inputs.kv_group > 1:  # grouped-query attention: a group's queries are rows of one product with its K/V head
-        queries, mask = _group_as_rows(queries, mask)
-        batch = batch[:-1] + (1,)
-    output = np.empty(batch + (queries.shape[-2], inputs.v.shape[-1]), inputs.work_dtype)
-    # OpenBLAS on one thread: a product of a few rows is limited by memory, not arithmetic, and its second thread
-    # cost up to 13× the time where the other core was busy (n_k = 32,768)
-    with one_blas_thread():
-        finite = _part_output(_Part(queries, inputs.k, inputs.v, mask, output), inputs)
-    if not finite:
-        return None
-    if inputs.kv_group > 1:  # (..., kv_heads, 1, group·n_q, d_v) -> (..., kv_heads, group, n_q, d_v)
-        output = output.reshape(inputs.batch_shape + (inputs.n_q, output.shape[-1]))
-    if inputs.dtype == inputs.work_dtype:
-        return output  # its parts checked it
-    with np.errstate(over="ignore", under="ignore"):
+        batch, mask = inputs.batch_shape, inputs.mask
+        if inputs.kv_group > 1:  # grouped-query attention: a group's queries are rows of one product with its K/V head
+            queries, mask = _group_as_rows(queries, mask)
+            batch = batch[:-1] + (1,)
+        output = np.empty(batch + (queries.shape[-2], inputs.v.shape[-1]), inputs.work_dtype)
+        # OpenBLAS on one thread: a product of a few rows is limited by memory, not arithmetic, and its second thread
+        # cost up to 13× the time where the other core was busy (n_k = 32,768)
+        with one_blas_thread():
+            finite = _part_output(_Part(queries, inputs.k, inputs.v, mask, output), inputs)
+        if not finite:
+            return None
+        if inputs.kv_group > 1:  # (..., kv_heads, 1, group·n_q, d_v) -> (..., kv_heads, group, n_q, d_v)
+            output = output.reshape(inputs.batch_shape + (inputs.n_q, output.shape[-1]))
+        if inputs.dtype == inputs.work_dtype:
+            return output  # its parts checked it
         result = output.astype(inputs.dtype)  # float16: a tiny output rounds to a subnormal or 0, as the dtype rounds
-    return result if np.isfinite(result).all() else None
+        return result if np.isfinite(result).all() else None
 
 
 def _group_as_rows(queries: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
@@ -116,16 +119,16 @@ def _group_as_rows(queries: np.ndarray, mask: np.ndarray | None) -> tuple[np.nda
 
 
 def _part_output(part: _Part, inputs: AttentionInputs) -> bool:
-    """Writes part.output (in the work dtype); whether everything the products saw was finite."""
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        scores = _scores(part, inputs)  # (..., n_q, n_k)
-        if scores is None:
-            return False
-        sums = _exp_rows(scores, part.mask)  # (..., n_q, 1); the scores become exp(score - row maximum)
-        if not _weighted_values(scores, part, inputs):
-            return False
-        part.output[...] *= 1.0 / sums  # NaN in every row whose maximum was NaN or inf
-        return bool(np.isfinite(part.output).all()) and _unseen_finite(part, scores, inputs)
+    """Writes part.output (in the work dtype); whether everything the products saw was finite. Runs inside
+    `decode_output`'s one np.errstate: an overflow or a NaN is found in what is computed, not warned of."""
+    scores = _scores(part, inputs)  # (..., n_q, n_k)
+    if scores is None:
+        return False
+    sums = _exp_rows(scores, part.mask)  # (..., n_q, 1); the scores become exp(score - row maximum)
+    if not _weighted_values(scores, part, inputs):
+        return False
+    part.output[...] *= 1.0 / sums  # NaN in every row whose maximum was NaN or inf
+    return bool(np.isfinite(part.output).all()) and _unseen_finite(part, scores, inputs)
 
 
 def _unseen_finite(part: _Part, weights: np.ndarray, inputs: AttentionInputs) -> bool:
