@@ -30,18 +30,21 @@ threads (qkv/_threads.py) was measured side by side at (1, 8, 1, 64) on the 2-co
 32,768 in two runs and worse below. Waking the other thread costs more than half of a small call, and at large
 n_k one thread already takes about what memory gives. OpenBLAS's own second thread is another matter: on the
 idle machine it made the two products at (1, 8, 1, 64), n_k = 1,024 faster (209 µs against 369 µs on one thread,
-2026-12-04), but where the other core was busy it cost up to 13× the time, so the products stay on one thread.
+2026-12-04; on 2026-12-05, OpenBLAS on its SkylakeX kernels, the two threads took 0.94× the time at n_k = 1,024
+and 0.98× at 4,096, load average 0.42), but where the other core was busy it cost up to 13× the time, so the
+products stay on one thread.
 
 Where the time of a call goes, each step timed back to back and side by side in one process (2026-12-05, the
-2-core machine busy, load average about 2.5; shares of `attention_output`'s time): at (1, 8, 1, 64) against
-n_k = 1,024 float32 keys the two products on one OpenBLAS thread took 0.7 to 0.8 of a call, softmax's passes
-over the scores 0.09, `unchecked_inputs` 0.05. At n_k = 64 a call took 38 µs, the products 0.22 of it: some
-30 µs a call do not grow with n_k (q's, the output's and the weights' checks, the thread count, numpy's
-dispatch of some twenty small operations). In float16, widening k and v took 0.76 of a call at n_k = 1,024.
-Widened in four passes instead of seven and checked on their bits first, float16 calls took 0.67×, 0.60× and
-0.63× the time of the seven-pass widening at n_k = 1,024, 4,096 and 32,768; float32 calls, with one np.errstate
-instead of three and the queries scaled as they are cast, 0.99×, 1.00×, 1.00× (old and new code interleaved
-in one process, medians of 31 pairs, load average 2.6).
+2-core machine idle, load average 0.39 to 0.48; shares of `attention_output`'s time): at (1, 8, 1, 64) against
+n_k = 1,024 float32 keys the two products on one OpenBLAS thread took 0.60 of a call, softmax's passes over the
+scores 0.11, `unchecked_inputs` 0.05. At n_k = 64 a call took 37 µs, the products 0.22 of it: some 30 µs a call
+do not grow with n_k (q's, the output's and the weights' checks, the thread count, numpy's dispatch of some
+twenty small operations). In float16, widening k and v took 0.68 of a call at n_k = 1,024. Widened in four
+passes instead of seven and checked on their bits first, float16 calls took 0.66×, 0.62× and 0.65× the time of
+the seven-pass widening at n_k = 1,024, 4,096 and 32,768; float32 calls, with one np.errstate instead of two
+and the queries scaled as they are cast, 0.98×, 0.99×, 1.00× (old and new code interleaved in one process,
+medians of 31 pairs, the same outputs bit for bit; under load, load average 2.6, 0.67×, 0.60×, 0.63× and 0.99×,
+1.00×, 1.00×).
 """
 
 from __future__ import annotations
