@@ -13,7 +13,8 @@ softmax subtracts each row's maximum (its n_k scores are few), and the checks co
 - So when no entry of the queries multiplied is 0, no weight is 0, and the row maxima and the output are
   finite, k and v are. Otherwise (a query entry of 0; a masked key, a weight that underflowed, a score of
   -inf) k, or k and v, are checked whole.
-- float16 k and v are widened to float32 a block of keys at a time, each block checked as it is widened.
+- float16 k and v are widened to float32 a block of keys at a time, each block's bits checked for inf and NaN
+  before it is widened (qkv/_float16.py).
 
 Where anything is not finite (a NaN or inf in the inputs, scores or sums that overflowed), `decode_output`
 returns None, and `attention_output` takes the checked path: that names the NaN or inf, refuses the overflow,
@@ -29,7 +30,21 @@ threads (qkv/_threads.py) was measured side by side at (1, 8, 1, 64) on the 2-co
 32,768 in two runs and worse below. Waking the other thread costs more than half of a small call, and at large
 n_k one thread already takes about what memory gives. OpenBLAS's own second thread is another matter: on the
 idle machine it made the two products at (1, 8, 1, 64), n_k = 1,024 faster (209 µs against 369 µs on one thread,
-2026-12-04), but where the other core was busy it cost up to 13× the time, so the products stay on one thread.
+2026-12-04; on 2026-12-05, OpenBLAS on its SkylakeX kernels, the two threads took 0.94× the time at n_k = 1,024
+and 0.98× at 4,096, load average 0.42), but where the other core was busy it cost up to 13× the time, so the
+products stay on one thread.
+
+Where the time of a call goes, each step timed back to back and side by side in one process (2026-12-05, the
+2-core machine idle, load average 0.39 to 0.48; shares of `attention_output`'s time): at (1, 8, 1, 64) against
+n_k = 1,024 float32 keys the two products on one OpenBLAS thread took 0.60 of a call, softmax's passes over the
+scores 0.11, `unchecked_inputs` 0.05. At n_k = 64 a call took 37 µs, the products 0.22 of it: some 30 µs a call
+do not grow with n_k (q's, the output's and the weights' checks, the thread count, numpy's dispatch of some
+twenty small operations). In float16, widening k and v took 0.68 of a call at n_k = 1,024. Widened in four
+passes instead of seven and checked on their bits first, float16 calls took 0.66×, 0.62× and 0.65× the time of
+the seven-pass widening at n_k = 1,024, 4,096 and 32,768; float32 calls, with one np.errstate instead of two
+and the queries scaled as they are cast, 0.98×, 0.99×, 1.00× (old and new code interleaved in one process,
+medians of 31 pairs, the same outputs bit for bit; under load, load average 2.6, 0.67×, 0.60×, 0.63× and 0.99×,
+1.00×, 1.00×).
 """
 
 from __future__ import annotations
@@ -72,29 +87,32 @@ def decode_output(inputs: AttentionInputs) -> np.ndarray | None:
     """softmax(q·kᵀ·scale)·v of unchecked inputs, shape (..., n_q, d_v) in inputs.dtype, finite; None where anything
     (inputs, scores, output) is not."""
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):  # anything not finite: None, below
-        queries = inputs.q.astype(inputs.work_dtype)  # (..., n_q, d_k): a few rows, checked whole
+        # The queries (..., n_q, d_k) in the work dtype, a few rows checked whole. A scale <= 1 goes on them (it keeps
+        # a finite number finite, inf and NaN as they are); a scale > 1 on the scores: q·scale may overflow where
+        # q·kᵀ·scale does not
+        if inputs.scale <= 1:
+            queries = np.multiply(inputs.q, inputs.scale, dtype=inputs.work_dtype)
+        else:
+            queries = inputs.q.astype(inputs.work_dtype)
         if not np.isfinite(queries).all():
             return None
-        if inputs.scale <= 1:  # a scale > 1 goes on the scores: q·scale may overflow where q·kᵀ·scale does not
-            queries *= inputs.scale
-    batch, mask = inputs.batch_shape, inputs.mask
-    if inputs.kv_group > 1:  # grouped-query attention: a group's queries are rows of one product with its K/V head
-        queries, mask = _group_as_rows(queries, mask)
-        batch = batch[:-1] + (1,)
-    output = np.empty(batch + (queries.shape[-2], inputs.v.shape[-1]), inputs.work_dtype)
-    # OpenBLAS on one thread: a product of a few rows is limited by memory, not arithmetic, and its second thread
-    # cost up to 13× the time where the other core was busy (n_k = 32,768)
-    with one_blas_thread():
-        finite = _part_output(_Part(queries, inputs.k, inputs.v, mask, output), inputs)
-    if not finite:
-        return None
-    if inputs.kv_group > 1:  # (..., kv_heads, 1, group·n_q, d_v) -> (..., kv_heads, group, n_q, d_v)
-        output = output.reshape(inputs.batch_shape + (inputs.n_q, output.shape[-1]))
-    if inputs.dtype == inputs.work_dtype:
-        return output  # its parts checked it
-    with np.errstate(over="ignore", under="ignore"):
+        batch, mask = inputs.batch_shape, inputs.mask
+        if inputs.kv_group > 1:  # grouped-query attention: a group's queries are rows of one product with its K/V head
+            queries, mask = _group_as_rows(queries, mask)
+            batch = batch[:-1] + (1,)
+        output = np.empty(batch + (queries.shape[-2], inputs.v.shape[-1]), inputs.work_dtype)
+        # OpenBLAS on one thread: a product of a few rows is limited by memory, not arithmetic, and its second thread
+        # cost up to 13× the time where the other core was busy (n_k = 32,768)
+        with one_blas_thread():
+            finite = _part_output(_Part(queries, inputs.k, inputs.v, mask, output), inputs)
+        if not finite:
+            return None
+        if inputs.kv_group > 1:  # (..., kv_heads, 1, group·n_q, d_v) -> (..., kv_heads, group, n_q, d_v)
+            output = output.reshape(inputs.batch_shape + (inputs.n_q, output.shape[-1]))
+        if inputs.dtype == inputs.work_dtype:
+            return output  # its parts checked it
         result = output.astype(inputs.dtype)  # float16: a tiny output rounds to a subnormal or 0, as the dtype rounds
-    return result if np.isfinite(result).all() else None
+        return result if np.isfinite(result).all() else None
 
 
 def _group_as_rows(queries: np.ndarray, mask: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
@@ -116,16 +134,16 @@ def _group_as_rows(queries: np.ndarray, mask: np.ndarray | None) -> tuple[np.nda
 
 
 def _part_output(part: _Part, inputs: AttentionInputs) -> bool:
-    """Writes part.output (in the work dtype); whether everything the products saw was finite."""
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        scores = _scores(part, inputs)  # (..., n_q, n_k)
-        if scores is None:
-            return False
-        sums = _exp_rows(scores, part.mask)  # (..., n_q, 1); the scores become exp(score - row maximum)
-        if not _weighted_values(scores, part, inputs):
-            return False
-        part.output[...] *= 1.0 / sums  # NaN in every row whose maximum was NaN or inf
-        return bool(np.isfinite(part.output).all()) and _unseen_finite(part, scores, inputs)
+    """Writes part.output (in the work dtype); whether everything the products saw was finite. Runs inside
+    `decode_output`'s one np.errstate: an overflow or a NaN is found in what is computed, not warned of."""
+    scores = _scores(part, inputs)  # (..., n_q, n_k)
+    if scores is None:
+        return False
+    sums = _exp_rows(scores, part.mask)  # (..., n_q, 1); the scores become exp(score - row maximum)
+    if not _weighted_values(scores, part, inputs):
+        return False
+    part.output[...] *= 1.0 / sums  # NaN in every row whose maximum was NaN or inf
+    return bool(np.isfinite(part.output).all()) and _unseen_finite(part, scores, inputs)
 
 
 def _unseen_finite(part: _Part, weights: np.ndarray, inputs: AttentionInputs) -> bool:

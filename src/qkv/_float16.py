@@ -47,38 +47,33 @@ def weights_to_float16(weights: np.ndarray, out: np.ndarray) -> None:
     np.copyto(out.view(np.uint16), total, casting="unsafe")  # keeps the low 16 bits: the float16
 
 
-_SIGN_BIT = np.uint32(0x8000)
+_KEEP_SIGN_AND_BITS_0_TO_27 = np.uint32(0x8FFFFFFF)
 _TWO_TO_112 = np.float32(2.0**112)  # 2^(127 - 15): from float16's exponent bias to float32's
-_INF_BITS = np.uint32(0x7C00)  # float16's inf; above it, NaN
+_EXPONENT_16 = np.uint16(0x7C00)  # float16's five exponent bits: all set for inf and NaN
 
 
 def float16_to_float32(array: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
     """A finite float16 array widened to float32, exactly (into `out`, of its shape, if given); faster than
-    numpy's cast on arrays that fit in the CPU's cache, such as a block of an attention call's inputs (about
-    2.5× for 98,304 numbers here).
+    numpy's cast, which converts one number at a time (about 4× for the 524,288 numbers of k at decode,
+    (1, 8, 1024, 64), here).
 
-    float16's 15 bits of exponent and mantissa, shifted up by 13, are the float32 with the
-    same mantissa and an exponent 112 too small (float16 subnormals land on float32
-    subnormals); multiplying by 2¹¹² is exact and fixes both. The sign bit moves from bit 15
-    to bit 31.
+    A float16's bits read as a signed 16-bit integer and widened to 32 bits copy the sign bit into bits 15
+    to 31; shifted up by 13, the sign fills bits 28 to 31 and float16's 15 bits of exponent and mantissa
+    lie in bits 13 to 27. With bits 28 to 30 cleared that is the float32 with the same sign and mantissa
+    and an exponent 112 too small (float16 subnormals land on float32 subnormals); multiplying by 2¹¹² is
+    exact and fixes both. Four passes: the widening copy, the shift, the mask, the product.
 
     >>> x = np.array([[1.0, -0.5], [65504.0, -6e-8]], dtype=np.float16)
     >>> y = float16_to_float32(x)
     >>> y.dtype, bool((y == x.astype(np.float32)).all())
     (dtype('float32'), True)
     """
-    if out is None:
-        bits = array.view(np.uint16).astype(np.uint32)  # same shape as array
-    else:
-        bits = out.view(np.uint32)
-        np.copyto(bits, array.view(np.uint16), casting="unsafe")
-    sign = bits & _SIGN_BIT
-    bits ^= sign
+    widened = np.empty(array.shape, np.float32) if out is None else out
+    np.copyto(widened.view(np.int32), array.view(np.int16))  # the sign copied into bits 15 to 31
+    bits = widened.view(np.uint32)
     bits <<= 13
-    widened = bits.view(np.float32)
+    bits &= _KEEP_SIGN_AND_BITS_0_TO_27
     widened *= _TWO_TO_112
-    sign <<= 16
-    bits |= sign
     return widened
 
 
@@ -100,7 +95,8 @@ def in_work_dtype(block: np.ndarray, buffer: np.ndarray) -> np.ndarray:
 
 def widen_if_finite(array: np.ndarray, out: np.ndarray) -> bool:
     """out[...] = a float16 array widened to float32, exactly, as `float16_to_float32` does; False (and `out` not
-    filled) when the array holds inf or NaN. One pass more than the widening: the largest |x|'s bits.
+    filled) when the array holds inf or NaN, found before it is widened by two passes over its bits (half the
+    bytes of the widened array): their exponent bits, and the largest of those.
 
     >>> out = np.empty(2, np.float32)
     >>> widen_if_finite(np.array([-2.5, 65504.0], np.float16), out), out
@@ -108,16 +104,9 @@ def widen_if_finite(array: np.ndarray, out: np.ndarray) -> bool:
     >>> widen_if_finite(np.array([1.0, np.inf], np.float16), out)
     False
     """
-    bits = out.view(np.uint32)  # same shape as array
-    np.copyto(bits, array.view(np.uint16), casting="unsafe")
-    sign = bits & _SIGN_BIT
-    bits ^= sign  # the 15 bits of exponent and mantissa
-    if bits.max(initial=0) >= _INF_BITS:  # all five exponent bits set: inf or NaN
+    if (array.view(np.uint16) & _EXPONENT_16).max(initial=0) == _EXPONENT_16:  # all five exponent bits set somewhere
         return False
-    bits <<= 13
-    out *= _TWO_TO_112
-    sign <<= 16
-    bits |= sign
+    float16_to_float32(array, out)
     return True
 
 

@@ -92,18 +92,21 @@ def _cores() -> int:
 
 @contextmanager
 def one_blas_thread() -> Iterator[bool]:
-    """OpenBLAS on one thread inside the block (True), or nothing changed (False)."""
+    """OpenBLAS on one thread inside the block (True), or nothing changed (False). Where it already runs one
+    thread its count is neither set nor put back."""
     if _openblas is None or not _lock.acquire(blocking=False):
         yield False
         return
     set_threads, get_threads = _openblas
     try:
         before = get_threads()
-        set_threads(1)
+        if before != 1:
+            set_threads(1)
         try:
             yield True
         finally:
-            set_threads(before)
+            if before != 1:
+                set_threads(before)
     finally:
         _lock.release()
 

@@ -11,7 +11,7 @@ import pytest
 
 from qkv import attention_output, scaled_dot_product_attention, tiled_attention
 from qkv._checks import _PIECE, check_finite
-from qkv._float16 import float16_to_float32, in_work_dtype, weights_to_float16
+from qkv._float16 import float16_to_float32, in_work_dtype, weights_to_float16, widen_if_finite
 
 RNG = np.random.default_rng(16)
 
@@ -85,6 +85,20 @@ def test_widening_into_a_buffer_is_the_same_widening() -> None:
     assert np.shares_memory(widened, buffer)
     assert np.array_equal(widened.view(np.uint32), every.reshape(-1, 64)[:, ::2].astype(np.float32).view(np.uint32))
 
+
+
+def test_widen_if_finite_widens_every_finite_float16_and_refuses_every_inf_and_nan() -> None:
+    every = every_finite_float16().reshape(-1, 64)
+    out = np.full(every.shape, 7.0, np.float32)
+    assert widen_if_finite(every, out)
+    assert np.array_equal(out.view(np.uint32), every.astype(np.float32).view(np.uint32))
+    bits = np.arange(2**16, dtype=np.uint32).astype(np.uint16)
+    for bad in bits[(bits & 0x7C00) == 0x7C00]:  # +-inf and every NaN
+        block = every[:3].copy()
+        block.view(np.uint16)[1, 5] = bad
+        untouched = np.full(block.shape, 7.0, np.float32)
+        assert not widen_if_finite(block, untouched)
+        assert (untouched == 7.0).all()  # not filled
 
 def traced_peak(call: Callable[[], object]) -> int:
     call()  # first calls allocate caches of their own (the thread pool, numpy's)

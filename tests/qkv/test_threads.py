@@ -105,6 +105,24 @@ def _attention_shape_in_child(q: np.ndarray, results: multiprocessing.Queue) -> 
     results.put(scaled_dot_product_attention(q, q, q).output.shape)
 
 
+def test_one_blas_thread_sets_the_count_only_when_it_is_not_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenBLAS on two threads: set to one inside, put back after; already on one: neither set nor put back."""
+    count, calls = [2], []
+
+    def set_threads(n: int) -> None:
+        calls.append(n)
+        count[0] = n
+
+    monkeypatch.setattr(threads, "_openblas", (set_threads, lambda: count[0]))
+    with threads.one_blas_thread() as pinned:
+        assert pinned and count == [1]
+    assert calls == [1, 2] and count == [2]
+    count[0], calls[:] = 1, []
+    with threads.one_blas_thread() as pinned:
+        assert pinned and count == [1]
+    assert calls == [] and count == [1]
+
+
 @needs_openblas
 def test_a_forked_child_runs_the_two_thread_call_its_parent_ran(monkeypatch: pytest.MonkeyPatch) -> None:
     # fork copies the parent's pool but not the pool's thread: a child that handed it a block would wait forever.
