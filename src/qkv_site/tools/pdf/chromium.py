@@ -7,6 +7,7 @@ page says it is ready: formulas typeset, fonts loaded, every image decoded; neve
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -67,7 +68,7 @@ class PrintError(RuntimeError):
 
 def print_pages(site: Path, pages: dict[str, str], outputs: dict[str, Path], browser: Path = CHROMIUM) -> None:
     """Print each print page of ``pages`` (language → HTML) to ``outputs[language]``."""
-    from playwright.sync_api import sync_playwright  # only the PDF needs a browser, not the site
+    from playwright.sync_api import Error, sync_playwright  # only the PDF needs a browser, not the site
 
     if not browser.is_file():
         raise FileNotFoundError(f"no browser at {browser}: install Chromium (Debian: apt-get install chromium) or pass --browser")
@@ -75,7 +76,16 @@ def print_pages(site: Path, pages: dict[str, str], outputs: dict[str, Path], bro
         chromium = launch_chromium(playwright, browser)
         try:
             for lang, html in pages.items():
-                _print_one(chromium, server, lang, html, outputs[lang])
+                try:
+                    _print_one(chromium, server, lang, html, outputs[lang])
+                except Error:
+                    if chromium.is_connected():
+                        raise
+                    # Chromium itself went away (on a busy machine its process once died between two prints):
+                    # a new one prints the page again, once; the checks of the page are the same
+                    print(f"Chromium closed while printing the {lang} page: printing it again in a new one", file=sys.stderr)
+                    chromium = launch_chromium(playwright, browser)
+                    _print_one(chromium, server, lang, html, outputs[lang])
         finally:
             chromium.close()
 
