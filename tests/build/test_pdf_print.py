@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
+import playwright.sync_api
 import pytest
 from playwright.sync_api import Error
 
@@ -36,6 +38,8 @@ def run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fail) -> tuple[list[tup
 
     monkeypatch.setattr(printing, "launch_chromium", launch)
     monkeypatch.setattr(printing, "_print_one", print_one)
+    # no Playwright of its own: the worker's session may already run one (the browser tests'), and the fakes need none
+    monkeypatch.setattr(playwright.sync_api, "sync_playwright", contextlib.nullcontext)
     executable = tmp_path / "chromium"
     executable.write_text("")
     printing.print_pages(tmp_path, {"zh": "<p>zh</p>", "en": "<p>en</p>"},
