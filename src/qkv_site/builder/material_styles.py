@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from importlib.util import find_spec
@@ -45,6 +44,7 @@ import tinycss2
 from tinycss2.ast import AtRule, FunctionBlock, Node, QualifiedRule
 
 from qkv_site.builder import compat
+from qkv_site.builder.notebook_styles import split_at_commas
 
 _GROUPS = ("media", "supports")  # at-rules that hold rules: filtered inside
 _ANY_OF = ("is", "where", "matches", "-webkit-any", "-moz-any")  # one alternative must be able to match
@@ -69,17 +69,6 @@ class Trim:
     dropped: list[Dropped] = field(default_factory=list)
 
 
-def _split(tokens: Iterable[Node]) -> list[list[Node]]:
-    """Tokens split at the commas outside brackets (``:is(.a, .b)`` stays whole)."""
-    parts: list[list[Node]] = [[]]
-    for token in tokens:
-        if token.type == "literal" and token.value == ",":
-            parts.append([])
-        else:
-            parts[-1].append(token)
-    return parts
-
-
 def _missing(selector: list[Node], names: set[str], prefixes: set[str]) -> str | None:
     """A class or id ``selector`` asks for that the site does not have (None: it can match)."""
 
@@ -93,7 +82,7 @@ def _missing(selector: list[Node], names: set[str], prefixes: set[str]) -> str |
                 and absent(token.value)):
             return str(token.value)
         if isinstance(token, FunctionBlock) and token.lower_name in _ANY_OF:
-            reasons = [_missing(alternative, names, prefixes) for alternative in _split(token.arguments)]
+            reasons = [_missing(alternative, names, prefixes) for alternative in split_at_commas(token.arguments)]
             if all(reasons):
                 return reasons[0]
     return None
@@ -128,7 +117,7 @@ def _kept(nodes: list[Node], names: set[str], prefixes: set[str], dropped: list[
     kept: list[_Kept] = []
     for node in nodes:
         if isinstance(node, QualifiedRule):
-            selectors = [selector for selector in _split(node.prelude)]
+            selectors = [selector for selector in split_at_commas(node.prelude)]
             reasons = [_missing(selector, names, prefixes) for selector in selectors]
             if any(_vendor_pseudo(selector) for selector in selectors) and not all(reasons):
                 reasons = [None] * len(selectors)  # kept whole: a browser that drops the list drops it as before

@@ -25,6 +25,7 @@ none; a notebook with one keeps it, and the site's no-other-host tests would nam
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import tinycss2
@@ -62,15 +63,15 @@ def _used(selector: list[Node], names: set[str]) -> bool:
     return True
 
 
-def _selectors(prelude: list[Node]) -> list[list[Node]]:
-    """A rule's selectors: its prelude split at the commas outside brackets (``:is(.a, .b)`` stays whole)."""
-    selectors: list[list[Node]] = [[]]
-    for token in prelude:
+def split_at_commas(tokens: Iterable[Node]) -> list[list[Node]]:
+    """Tokens split at the commas outside brackets: a rule's prelude into its selectors (``:is(.a, .b)`` stays whole)."""
+    parts: list[list[Node]] = [[]]
+    for token in tokens:
         if token.type == "literal" and token.value == ",":
-            selectors.append([])
+            parts.append([])
         else:
-            selectors[-1].append(token)
-    return selectors
+            parts[-1].append(token)
+    return parts
 
 
 def _declarations(content: list[Node] | None) -> list[Declaration]:
@@ -82,7 +83,7 @@ def _kept(nodes: list[Node], names: set[str]) -> list[_Rule]:
     rules: list[_Rule] = []
     for node in nodes:
         if isinstance(node, QualifiedRule):
-            used = [tinycss2.serialize(selector).strip() for selector in _selectors(node.prelude) if _used(selector, names)]
+            used = [tinycss2.serialize(selector).strip() for selector in split_at_commas(node.prelude) if _used(selector, names)]
             if used:
                 rules.append(_Rule(",".join(used), declarations=_declarations(node.content)))
         elif isinstance(node, AtRule) and node.lower_at_keyword in _GROUPS and node.content is not None:
