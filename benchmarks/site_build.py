@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/site_build.py                       # full run (a few minutes), writes benchmarks/results/site_build.json
     .venv/bin/python benchmarks/site_build.py --quick --site-dir site   # seconds: an already built site's worked-example and learned-attention pages, one figure
     .venv/bin/python benchmarks/site_build.py --pages --site-dir site   # every page's weight of a built site, into the committed results
+    .venv/bin/python benchmarks/site_build.py --cached                  # about a minute: the cached rebuild beside the same pages with nothing to compute, into the committed results
 
 Full run:
 
@@ -13,7 +14,13 @@ Full run:
    `mkdocs build --strict` into a temporary directory.
 2. cold build: the same without the build cache, the font kept (it is made once per
    machine, in matplotlib's cache; here in the folder the first build filled).
-3. cached rebuild: the same command again, with the caches the cold build left.
+3. cached rebuild: the same command again, with the caches the cold build left; then, side by side
+   (`compare_cached`), the cached rebuild and the same pages built with nothing to compute
+   (benchmarks/replay_build.py: MkDocs, Material and mkdocs-static-i18n doing their own work on
+   the pages a capture build kept, checked to write the same site file for file), in turns, five
+   of each, medians compared: the ratio is what the plugin's cached work adds to the build MkDocs
+   would do anyway. --cached runs this step alone, with the build cache as it is (warmed first by
+   the capture build) and records it beside the last full run's other numbers.
 4. edit one page: `mkdocs serve` on a free port; docs/zh/summary.md gets a new paragraph (the file
    is restored afterwards) and the time from saving it to the served page containing it is taken,
    median of three edits. The browser reloads when that build ends (livereload).
@@ -66,6 +73,7 @@ TARGETS = {
     "first_build_s": (30.0, "first build on a new machine (empty font cache, no build cache) under 30 s on a 2-core machine"),
     "cold_build_s": (30.0, "cold full build under 30 s on a 2-core machine"),
     "cached_build_s": (3.0, "cached rebuild (nothing changed) under 3 s on a 2-core machine"),
+    "cached_vs_nothing_to_compute": (1.5, "cached rebuild within 1.5x of the same pages built with nothing to compute, side by side"),
     "edit_reload_s": (3.0, "mkdocs serve: from saving an edited page to serving it under 3 s on a 2-core machine"),
     "pages_over_target": (0, "every page read to its end in Chromium within its target: 150 KB gzip, worked-example 100 KB"),
 }
@@ -120,6 +128,76 @@ def timed_build(site_dir: Path) -> float:
     if result.returncode != 0:
         sys.exit(f"mkdocs build failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
     return seconds
+
+
+REPLAY = Path(__file__).resolve().parent / "replay_build.py"
+
+
+def _timed(command: list[str]) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one run of ``command`` in the project."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    start, start_cpu = time.perf_counter(), _children_cpu()
+    result = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
+    seconds, cpu = time.perf_counter() - start, _children_cpu() - start_cpu
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
+    return seconds, cpu
+
+
+def compare_cached(tmp: Path, rounds: int = 5) -> dict:
+    """The cached rebuild beside the same pages built with nothing to compute (replay_build.py), in turns."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    store, captured = tmp / "kept-pages.pickle", tmp / "captured"
+    _timed([sys.executable, str(REPLAY), "capture", str(store), str(captured)])  # also warms every cache
+    mkdocs = [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir"]
+    replay = [sys.executable, str(REPLAY), "replay", str(store)]
+    cached: list[tuple[float, float]] = []
+    nothing: list[tuple[float, float]] = []
+    for turn in range(rounds):
+        pair = [(cached, mkdocs + [str(tmp / "cached")]), (nothing, replay + [str(tmp / "replayed"), str(captured)])]
+        for runs, command in pair if turn % 2 == 0 else pair[::-1]:
+            runs.append(_timed(command))
+    sys.path.insert(0, str(REPLAY.parent))
+    from replay_build import compare
+
+    differ = compare(captured, tmp / "replayed") + compare(captured, tmp / "cached")
+    if differ:
+        sys.exit(f"the replayed or cached site is not the captured one: {differ[:10]}")
+    result = {
+        "rounds": rounds,
+        "cached_s": median([wall for wall, _ in cached]), "nothing_to_compute_s": median([wall for wall, _ in nothing]),
+        "cached_cpu_s": median([cpu for _, cpu in cached]), "nothing_to_compute_cpu_s": median([cpu for _, cpu in nothing]),
+        "each_cached_s": [round(wall, 2) for wall, _ in cached], "each_nothing_to_compute_s": [round(wall, 2) for wall, _ in nothing],
+        "same_site": True,
+    }
+    result["ratio"] = result["cached_s"] / result["nothing_to_compute_s"]
+    result["cpu_ratio"] = result["cached_cpu_s"] / result["nothing_to_compute_cpu_s"]
+    print(f"cached rebuild {result['cached_s']:.2f} s (CPU {result['cached_cpu_s']:.2f} s) beside the same pages with "
+          f"nothing to compute {result['nothing_to_compute_s']:.2f} s (CPU {result['nothing_to_compute_cpu_s']:.2f} s): "
+          f"{result['ratio']:.2f}x (CPU {result['cpu_ratio']:.2f}x); medians of {rounds} in turns, the three sites the same "
+          f"file for file", flush=True)
+    return result
+
+
+def record_cached(output: Path | None) -> int:
+    """--cached: the side-by-side comparison alone, recorded beside the committed results of the last full run."""
+    if output is None or not output.is_file():
+        sys.exit(f"--cached updates the results of a full run, and there are none at {output}: run the full benchmark first")
+    results = json.loads(output.read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(prefix="qkv-site-") as tmp:
+        compared = compare_cached(Path(tmp))
+    results["cached_vs_nothing_to_compute"] = compared
+    results["cached_measured"] = machine_info()
+    results["cached_measured"]["load_average_at_end"] = [round(x, 2) for x in os.getloadavg()]
+    limit, description = TARGETS["cached_vs_nothing_to_compute"]
+    met = compared["ratio"] <= limit
+    print(f"target: {description}: {verdict(met)} ({compared['ratio']:.2f}x)")
+    targets = {key: value for key, value in results.get("targets", {}).items() if key in TARGETS}
+    targets["cached_vs_nothing_to_compute"] = {"description": description, "limit": limit, "value": compared["ratio"], "met": met}
+    results["targets"] = targets
+    output.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"written to {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
+    return 0
 
 
 def _free_port() -> int:
@@ -419,9 +497,13 @@ def record_page_weights(site: Path, output: Path | None) -> int:
 def main(argv: list[str] | None = None) -> int:
     p = parser(__doc__.splitlines()[0])
     p.add_argument("--site-dir", type=Path, help="with --quick or --pages: an already built site to measure (default: ./site)")
+    p.add_argument("--cached", action="store_true", help="time the cached rebuild beside the same pages built with nothing "
+                   "to compute and record it in the committed results, keeping the rest of the last full run")
     p.add_argument("--pages", action="store_true", help="weigh every page of an already built site and record the weights "
                    "in the committed results, keeping the timings of the last full run")
     args = p.parse_args(argv)
+    if args.cached:
+        return record_cached(args.output or output_path(args, "site_build"))
     if args.pages:
         return record_page_weights((args.site_dir or ROOT / "site").resolve(), args.output or output_path(args, "site_build"))
     machine = machine_info()
@@ -445,6 +527,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"cold build: {cold:.1f} s (CPU {CPU_S['cold']:.1f} s; removed first: {', '.join(removed) or 'nothing'})", flush=True)
             cached = timed_build(Path(tmp) / "cached")
             print(f"cached rebuild: {cached:.1f} s (CPU {CPU_S['cached']:.1f} s)", flush=True)
+            compared = compare_cached(Path(tmp) / "compared")
             edit = time_edit_reload()
             print(f"edit one page under mkdocs serve: {edit['seconds']:.1f} s to the served page "
                   f"(each: {', '.join(f'{t:.1f}' for t in edit['each_s'])} s; CPU of the server: "
@@ -459,6 +542,7 @@ def main(argv: list[str] | None = None) -> int:
             results["builds"] = {"first_s": first, "cold_s": cold, "cached_s": cached, "edit_reload": edit, "cpu_s": CPU_S,
                                  "cleared_before_cold": removed,
                                  "kept_for_cold": "the figure font in matplotlib's cache (made by the first build)"}
+            results["cached_vs_nothing_to_compute"] = compared
             results["stages"] = {"figures": figures, "notebooks": notebooks, "rest_s": rest}
             results["page_bytes"] = measure_page(site)
             results["pages"] = page_weights(site, quick=False)
@@ -482,6 +566,7 @@ def main(argv: list[str] | None = None) -> int:
         "first_build_s": results.get("builds", {}).get("first_s"),
         "cold_build_s": results.get("builds", {}).get("cold_s"),
         "cached_build_s": results.get("builds", {}).get("cached_s"),
+        "cached_vs_nothing_to_compute": results.get("cached_vs_nothing_to_compute", {}).get("ratio"),
         "edit_reload_s": results.get("builds", {}).get("edit_reload", {}).get("seconds"),
         "pages_over_target": None if over is None else len(over),
     }
@@ -499,6 +584,9 @@ def main(argv: list[str] | None = None) -> int:
             shown = f"{value} of {counted} pages over" + (f": {'; '.join(over)}" if over else "")
             if args.quick:
                 shown += f"; --quick loads {', '.join(QUICK_PAGES)} only"
+        elif key == "cached_vs_nothing_to_compute":
+            met = value <= limit
+            shown = f"{value:.2f}x"
         else:
             met = value < limit
             shown = f"{value:.1f} s"
