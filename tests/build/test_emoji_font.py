@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
 from fontTools.ttLib import TTFont
 
 from qkv_site.builder.emoji_font import SITE_PATH
+from qkv_site.builder import site_files
 from qkv_site.builder.site_files import EmojiFont
 
 
@@ -41,3 +44,29 @@ def test_a_page_rendered_again_brings_only_its_current_emoji(tmp_path: Path) -> 
     (tmp_path / "assets" / "stylesheets").mkdir(parents=True)
     font.write(SimpleNamespace(site_dir=str(tmp_path)))  # type: ignore[arg-type]
     assert glyphs(tmp_path / SITE_PATH) == {"📌"}
+
+
+def test_a_rebuild_with_the_same_emoji_reads_the_font_it_cut_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = EmojiFont(tmp_path / "cache")
+    first.note("zh/a.md", "<p>📌 ✅</p>")
+    made = first.font()
+    assert glyphs_of(made) == {"✅", "📌"}
+
+    def no_cutting(chars: object) -> bytes:
+        raise AssertionError("the font was cut again")
+
+    monkeypatch.setattr(site_files, "font_for", no_cutting)
+    again = EmojiFont(tmp_path / "cache")  # the next build's process
+    again.note("zh/a.md", "<p>📌 ✅</p>")
+    assert again.font() == made
+
+    again.note("en/a.md", "<p>🔍</p>")  # another emoji: cut again, the old font goes
+    with pytest.raises(AssertionError, match="cut again"):
+        again.font()
+    monkeypatch.undo()
+    assert glyphs_of(again.font()) == {"✅", "📌", "🔍"}
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+
+
+def glyphs_of(font: bytes) -> set[str]:
+    return {chr(code) for code in TTFont(io.BytesIO(font)).getBestCmap()}

@@ -11,7 +11,7 @@ import pytest
 import tinycss2
 from repository import SITE_URL
 
-from qkv_site.builder import compat
+from qkv_site.builder import compat, material_styles
 from qkv_site.builder.material_styles import (
     UsedRuleDropped,
     check_dropped,
@@ -140,3 +140,46 @@ def test_the_trim_holds_only_material_rules_and_every_name_a_page_uses(site: Pat
     styled, kept = _names_in(MATERIAL_CSS), _names_in(css)
     for page in site.rglob("*.html"):
         assert not (parsed_names(page.read_text(encoding="utf-8")) & styled) - kept, page
+
+
+def _one_page_site(site: Path, body: str) -> Path:
+    folder = site / compat.STYLESHEET_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / compat.material_stylesheet().name).write_text(MATERIAL_CSS, encoding="utf-8")
+    link = f'<link rel="stylesheet" href="assets/stylesheets/{compat.material_stylesheet().name}">'
+    (site / "index.html").write_text(_material_page(link) + f"<body>{body}</body>", encoding="utf-8")
+    return site
+
+
+def test_a_rebuild_naming_the_same_classes_reads_the_trim_it_made_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    page = '<article class="md-typeset"><div class="admonition note"></div></article>'
+    first = trim_site(_one_page_site(tmp_path / "first", page), cache)
+    made = (tmp_path / "first" / first.name).read_text(encoding="utf-8")
+
+    read: list[str] = []
+
+    def no_trimming(*args: Any) -> None:
+        raise AssertionError("trimmed again")
+
+    def counted(html: str) -> set[str]:
+        read.append(html)
+        return parsed_names(html)
+
+    monkeypatch.setattr(material_styles, "trimmed", no_trimming)
+    monkeypatch.setattr(material_styles, "parsed_names", counted)
+    again = trim_site(_one_page_site(tmp_path / "again", page), cache)  # the next build, the same page
+    assert again == first and (tmp_path / "again" / again.name).read_text(encoding="utf-8") == made
+    assert read == []  # the page was checked by the first trim
+
+    with pytest.raises(AssertionError, match="trimmed again"):  # a page naming another class: trimmed again
+        trim_site(_one_page_site(tmp_path / "other", page + '<p class="md-tag">'), cache)
+
+
+def test_a_page_checked_before_is_read_again_once_its_html_changes(tmp_path: Path) -> None:
+    clean = '<article class="md-typeset"><p>x</p></article>'
+    trim = trimmed(MATERIAL_CSS, page_names(clean), set())
+    check_dropped(trim.dropped, {"page.html": clean}, tmp_path)
+    assert len(list(tmp_path.iterdir())) == 1  # noted clean
+    with pytest.raises(UsedRuleDropped, match="admonition"):  # the same page, now with a class the fast reading misses
+        check_dropped(trim.dropped, {"page.html": clean.replace("<p>", '<p class="&#97;dmonition">')}, tmp_path)

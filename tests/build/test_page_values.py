@@ -15,6 +15,7 @@ from build_support import build_site
 from mkdocs.exceptions import PluginError
 from repository import DOCS, LANGUAGES
 
+from qkv_site.builder import page_values
 from qkv_site.builder.page_values import render
 from qkv_site.project import Project
 from qkv_site.site_map import NavEntry
@@ -154,3 +155,23 @@ def test_a_claim_the_data_do_not_support_raises_naming_the_page_and_the_sentence
         claims.require(2 < 1, sentence="Faster.", checked="2 < 1")
     with pytest.raises(TypeError, match="must be a bool"):
         claims.require(np.array([True, False]), sentence="True.")  # an array's truth is not a condition
+
+
+def test_a_page_compiled_once_is_not_compiled_again_until_its_text_changes(
+        project: Project, values_module: types.ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = "n = {{ n }}\n"
+    assert render(page, {"values": "example"}, "zh/a.md", project, templates=tmp_path) == "n = 4,096\n"
+    compiled: list[str] = []
+    compile_page = page_values._environment.compile
+
+    def counted(source: str, name: str) -> object:
+        compiled.append(name)
+        return compile_page(source, name)
+
+    monkeypatch.setattr(page_values._environment, "compile", counted)
+    assert render(page, {"values": "example"}, "zh/a.md", project, templates=tmp_path) == "n = 4,096\n"
+    assert compiled == []  # read from the kept bytecode
+    assert render("n is {{ n }}\n", {"values": "example"}, "zh/a.md", project, templates=tmp_path) == "n is 4,096\n"
+    assert len(compiled) == 1 and len(list(tmp_path.iterdir())) == 1  # the page's one entry, replaced
+    with pytest.raises(PluginError, match=r"zh/a\.md, line 2: "):  # a broken template still names the page and line
+        render("fine\n{% for row in rows %}never closed\n", {"values": "example"}, "zh/a.md", project, templates=tmp_path)

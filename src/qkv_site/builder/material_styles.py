@@ -34,6 +34,7 @@ stops the build if a dropped selector's missing name is there after all.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -45,6 +46,7 @@ from tinycss2.ast import AtRule, FunctionBlock, Node, QualifiedRule
 
 from qkv_site.builder import compat
 from qkv_site.builder.notebook_styles import split_at_commas
+from qkv_site.cache_files import atomic_write, files_digest, sweep
 
 _GROUPS = ("media", "supports")  # at-rules that hold rules: filtered inside
 _ANY_OF = ("is", "where", "matches", "-webkit-any", "-moz-any")  # one alternative must be able to match
@@ -187,16 +189,39 @@ def parsed_names(html: str) -> set[str]:
     return parser.names
 
 
+TRIM_FILE = "trim.json"  # in a kept trim's folder: the trimmed stylesheet and what it dropped
+
+
+def _kept_trim(cache: Path, source: str, names: set[str], prefixes: set[str]) -> Path:
+    """The folder of the trim made from these inputs (the only one kept: another trim's folder goes)."""
+    made_from = [f"{sorted(names)}", f"{sorted(prefixes)}", source]
+    digest = files_digest([("material_styles.py", Path(__file__))], libraries=["tinycss2"], extra=made_from)
+    folder = cache / digest[:16]
+    sweep(cache, keep=folder)
+    return folder
+
+
 class UsedRuleDropped(RuntimeError):
     """The trim dropped a rule that a page's element can match."""
 
 
-def check_dropped(dropped: list[Dropped], pages: dict[str, str]) -> None:
+def check_dropped(dropped: list[Dropped], pages: dict[str, str], checked: Path | None = None) -> None:
     """Stop when the name that let a dropped selector go is a class or id of an element of one of ``pages``,
-    read by Python's HTML parser (which `page_names` may have missed: an entity in the attribute, another quoting)."""
+    read by Python's HTML parser (which `page_names` may have missed: an entity in the attribute, another quoting).
+
+    With ``checked`` (a folder kept for one trim, see `trim_site`), a page found clean is noted there by the
+    digest of its HTML, and a page with a noted digest is not read again."""
     wanted = {drop.missing.removeprefix("#"): drop for drop in dropped}
-    problems = [f"{wanted[name].selector!r}: {name!r} is a class or id in {where}"
-                for where, html in pages.items() for name in sorted(wanted.keys() & parsed_names(html))]
+    problems = []
+    for where, html in pages.items():
+        note = None if checked is None else checked / hashlib.sha256(html.encode()).hexdigest()
+        if note is not None and note.exists():
+            continue
+        found = [f"{wanted[name].selector!r}: {name!r} is a class or id in {where}"
+                 for name in sorted(wanted.keys() & parsed_names(html))]
+        problems += found
+        if note is not None and not found:
+            atomic_write(note, "")
     if problems:
         raise UsedRuleDropped("the trim of Material's stylesheet dropped rules the site uses:\n  " + "\n  ".join(problems[:20]))
 
@@ -209,9 +234,14 @@ class SiteTrim:
     pages: int  # pages pointed at it
 
 
-def trim_site(site: Path) -> SiteTrim:
+def trim_site(site: Path, cache: Path | None = None) -> SiteTrim:
     """Write Material's stylesheet trimmed to what the built ``site`` uses and point every page at it (Material's
-    own copy, and an earlier trim's, go: a second call, once more pages are written, trims again from Material's)."""
+    own copy, and an earlier trim's, go: a second call, once more pages are written, trims again from Material's).
+
+    With ``cache`` (a folder), the trim is kept there under the digest of what it is made from (this module,
+    tinycss2, Material's stylesheet, the site's names and prefixes), with the digests of the pages
+    `check_dropped` found clean: a rebuild whose pages name the same classes reads it instead of parsing
+    the stylesheet again, and reads again only the pages whose HTML changed."""
     source = compat.material_stylesheet().read_text(encoding="utf-8")
     pages = {str(path.relative_to(site)): path.read_text(encoding="utf-8") for path in sorted(site.rglob("*.html"))}
     names: set[str] = set()
@@ -224,8 +254,17 @@ def trim_site(site: Path) -> SiteTrim:
         words, built = script_names(path.read_text(encoding="utf-8"))
         names |= words
         prefixes |= built
-    trim = trimmed(source, names | edition_names(), prefixes)
-    check_dropped(trim.dropped, pages)
+    names |= edition_names()
+    kept = None if cache is None else _kept_trim(cache, source, names, prefixes)
+    if kept is not None and (kept / TRIM_FILE).is_file():
+        stored = json.loads((kept / TRIM_FILE).read_text(encoding="utf-8"))
+        trim = Trim(stored["css"], [Dropped(*drop) for drop in stored["dropped"]])
+    else:
+        trim = trimmed(source, names, prefixes)
+    check_dropped(trim.dropped, pages, None if kept is None else kept / "checked")
+    if kept is not None and not (kept / TRIM_FILE).is_file():
+        dropped = [[drop.selector, drop.missing] for drop in trim.dropped]
+        atomic_write(kept / TRIM_FILE, json.dumps({"css": trim.css, "dropped": dropped}))
     folder = site / compat.STYLESHEET_FOLDER
     replaced = compat.stylesheets_in(folder)
     if not replaced:

@@ -74,11 +74,27 @@ def page_values(name: str, project: Project, cache: Path | None = None, nav: Sit
     return computed
 
 
+def _template(markdown: str, src_uri: str, templates: Path | None) -> jinja2.Template:
+    """The page as a Jinja template. With ``templates``, its compiled code is kept there by Jinja's own
+    bytecode cache (one file per page, replaced when the page's text changes): a rebuild does not compile
+    an unchanged page again."""
+    if templates is None:
+        return _environment.from_string(markdown)
+    templates.mkdir(parents=True, exist_ok=True)
+    bytecode = jinja2.FileSystemBytecodeCache(str(templates))
+    bucket = bytecode.get_bucket(_environment, src_uri, None, markdown)
+    if bucket.code is None:
+        bucket.code = _environment.compile(markdown, src_uri)
+        bytecode.set_bucket(bucket)
+    return _environment.template_class.from_code(_environment, bucket.code, _environment.make_globals(None))
+
+
 def render(markdown: str, meta: Mapping[str, Any], src_uri: str, project: Project, cache: Path | None = None,
            site: Mapping[str, Any] | None = None, functions: Mapping[str, Callable[..., str]] | None = None,
-           nav: SiteNav | None = None) -> str:
+           nav: SiteNav | None = None, templates: Path | None = None) -> str:
     """``markdown`` with its named values filled in, or unchanged when its front matter asks for none.
     Every page's values are computed from ``project`` (`qkv_site.project`): its results, its docs.
+    With ``templates`` (a folder), the page compiled as a template is kept there (`_template`).
 
     ``site`` holds what every page may name from the build's configuration (``repo_url``, ``repo_name``:
     set only when the deploy environment gives them, so a page chooses its words with ``{% if repo_url %}``);
@@ -94,7 +110,7 @@ def render(markdown: str, meta: Mapping[str, Any], src_uri: str, project: Projec
         clash = sorted(set(values) & set(site))
         if clash:
             raise ValueError(f"its values shadow the site's own names {clash}")
-        return _environment.from_string(markdown).render({**site, **values})
+        return _template(markdown, src_uri, templates).render({**site, **values})
     except jinja2.TemplateSyntaxError as error:
         raise PluginError(f"{src_uri}, line {error.lineno}: {error.message}") from error
     except Exception as error:

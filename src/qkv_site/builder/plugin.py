@@ -16,7 +16,7 @@ reach into another package's internals is in `qkv_site.builder.compat`, checked 
 | on_startup | 0 | check the internals of other packages this build relies on (`compat.check`) |
 | on_config | 50 | the project's paths (`qkv_site.project`); the jieba dictionary, before Material's search reads it |
 | on_config | 0 | caches: markdown-exec blocks run through `BlockRunner`, mkdocs-jupyter's, formulas' |
-| on_pre_build | 0 | the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
+| on_pre_build | 0 | a language pass starts; the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
 | on_nav | -110 | after mkdocs-static-i18n (-100) put the titles in: the nav and its pages' texts (page values, notices) |
@@ -30,10 +30,11 @@ reach into another package's internals is in `qkv_site.builder.compat`, checked 
 | on_post_template | 0 | the 404 page of a language other than the default one into its own folder |
 | on_post_page | 0 | formulas typeset; unused notebook styles go; social cards; English search; learned widgets; its emoji noted |
 | on_post_build | 0 | own scripts and stylesheets minified; the build finished: outputs no page asked for may go |
-| on_post_build | -110 | after mkdocs-static-i18n (-100) built the other language: the emoji font of both languages' pages |
-| on_post_build | -120 | after mkdocs-static-i18n (-100) wrote the merged index: other names, one index per language |
-| on_post_build | -130 | every page of both languages written: Material's stylesheet trimmed to what they use, linked |
-| on_build_error | 0 | the MathJax process ends |
+| on_post_build | -110 | last pass (see -140), after mkdocs-static-i18n (-100) built the other language: the emoji font |
+| on_post_build | -120 | last pass, after mkdocs-static-i18n (-100) wrote the merged index: other names, one index per language |
+| on_post_build | -130 | last pass, every page of both languages written: Material's stylesheet trimmed to what they use, linked |
+| on_post_build | -140 | a language pass ends: the one that ends last (the first, holding the others) does -110 to -130 once |
+| on_build_error | 0 | the MathJax process ends; no language pass goes on |
 | on_shutdown | 0 | MathJax ends; outputs no page asked for are deleted (only after a finished build) |
 """
 
@@ -67,7 +68,7 @@ from qkv_site.builder.loaded_nav import site_nav
 from qkv_site.builder.material_styles import UsedRuleDropped, trim_site
 from qkv_site.builder.minify import minify_published
 from qkv_site.builder.notebook_contents import contents
-from qkv_site.builder.notebook_styles import used_styles, without_unused_mermaid
+from qkv_site.builder.notebook_styles import kept_used_styles, without_unused_mermaid
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
 from qkv_site.builder.site_files import EmojiFont, error_page_per_language, list_notebooks_in_sitemap
 from qkv_site.builder.social_card import with_card
@@ -95,7 +96,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.runner: BlockRunner | None = None
         self.cache = Path(CACHE)  # set from the configuration's folder in on_config
         self.notebooks = NotebookPages()
-        self.emoji = EmojiFont()
+        self.emoji = EmojiFont()  # its cache is set in on_config, with the project's
         self.originals: dict[str, str] = {}  # the Chinese Markdown pages' text as read, by path in their folder
         self.formulas: PageFormulas | None = None
         self.search: SearchViews | None = None
@@ -104,6 +105,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.built = False
         self.project: project.Project | None = None  # made from the configuration in on_config
         self.nav: SiteNav | None = None  # the nav of the language being built, made in on_nav
+        self.passes = 0  # language passes under way: mkdocs-static-i18n runs the others inside the first's
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         compat.check()
@@ -113,6 +115,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     def _configure_search(self, config: MkDocsConfig) -> MkDocsConfig:
         self.project = project.from_config(config)
         self.cache = self.project.root / CACHE
+        self.emoji.cache = self.cache / "emoji-font"
         if "search" in config.plugins or "material/search" in config.plugins:  # a test's small site may have none
             self.search = configure(config, self.cache, self.project)
         return config
@@ -138,6 +141,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
     on_config = CombinedEvent(_configure_search, _configure)
 
     def _draw_figures(self, *, config: MkDocsConfig) -> None:
+        self.passes += 1
         assert self.project is not None
         figures.draw(self.cache / "figures", self.project)
 
@@ -184,7 +188,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
             figures_dir = self.cache / "figures" / lang / "figures"
             functions["figure"] = figures.figure_macro(lang, config["repo_url"], self.project, figures_dir)
         markdown = page_values.render(markdown, page.meta, page.file.src_uri, self.project, self.cache / "page-values",
-                                      site, functions, self.nav)
+                                      site, functions, self.nav, self.cache / "page-templates")
         markdown = without_codeblock_marks(markdown)  # the tests' marks are not the reader's
         try:  # the front matter, with the English page's record, is in page.meta
             return with_notice(markdown, page.file.src_uri, page.url, page.meta, self.originals)
@@ -244,7 +248,7 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         assert self.formulas is not None
         output = self.formulas.finish(output)
         if page.file.src_uri.endswith(".ipynb"):
-            output = used_styles(without_unused_mermaid(output))
+            output = kept_used_styles(without_unused_mermaid(output), self.cache / "notebook-styles", page.file.src_uri)
         output = with_card(output, page, config, self.cache)
         assert self.project is not None
         page_file = Path(config.site_dir) / page.file.dest_uri
@@ -265,33 +269,43 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         log.info(self.formulas.summary())
         self.built = True  # every page of this pass was rendered
 
+    def _last_pass(self) -> bool:
+        """Whether the pass ending now is the outermost one: mkdocs-static-i18n (-100) has built the other
+        languages inside it, and every page of every language is written (what follows is done once, here)."""
+        return self.passes == 1
+
     @event_priority(-110)
     def _write_emoji_font(self, *, config: MkDocsConfig) -> None:
-        # In the default language's pass this runs after mkdocs-static-i18n built the other language
-        # inside its on_post_build (-100): every page of both languages has been noted.
-        self.emoji.write(config)
+        # every page of both languages has been noted
+        if self._last_pass():
+            self.emoji.write(config)
 
     @event_priority(-120)
     def _split_search_index(self, *, config: MkDocsConfig) -> None:
-        if self.search is not None:
+        if self.search is not None and self._last_pass():
             split_index(Path(config.site_dir), list(self.search_pages.pages.values()))
 
     @event_priority(-130)
     def _trim_material_styles(self, *, config: MkDocsConfig) -> None:
         # mkdocs-static-i18n builds the other language inside the default one's on_post_build (-100): this runs
         # after each, the last time with both languages' pages and the merged search index in place
-        if config.theme.name != "material":
+        if config.theme.name != "material" or not self._last_pass():
             return  # a site on another theme (the tests' small sites on MkDocs' own) has no Material stylesheet
         try:
-            trim = trim_site(Path(config.site_dir))
+            trim = trim_site(Path(config.site_dir), self.cache / "material-styles")
         except (compat.StylesheetLinkMissing, UsedRuleDropped) as error:
             raise PluginError(str(error)) from error
         log.info(f"Material's stylesheet: {trim.before} bytes, trimmed to the rules the site uses {trim.after} "
                  f"({trim.name}, linked by {trim.pages} pages)")
 
-    on_post_build = CombinedEvent(_finished, _write_emoji_font, _split_search_index, _trim_material_styles)
+    @event_priority(-140)
+    def _pass_ended(self, *, config: MkDocsConfig) -> None:
+        self.passes -= 1
+
+    on_post_build = CombinedEvent(_finished, _write_emoji_font, _split_search_index, _trim_material_styles, _pass_ended)
 
     def on_build_error(self, *, error: Exception) -> None:
+        self.passes = 0  # the build stopped: no pass goes on
         if self.formulas is not None:
             self.formulas.close()
 

@@ -19,7 +19,6 @@ each language, the emoji font.
 
 from __future__ import annotations
 
-import hashlib
 import html
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,9 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import Files
 
-from qkv_site.builder import compat
+from qkv_site.builder import compat, emoji_font
 from qkv_site.builder.emoji_font import SITE_PATH, emoji_in, font_for
-from qkv_site.cache_files import atomic_write
+from qkv_site.cache_files import atomic_write, files_digest, sweep
 
 
 def list_notebooks_in_sitemap(files: Files, config: MkDocsConfig) -> None:
@@ -68,9 +67,10 @@ class EmojiFont:
     ['✅', '📌']
     """
 
-    def __init__(self) -> None:
+    def __init__(self, cache: Path | None = None) -> None:
         self.pages: dict[str, str] = {}  # a page's src_uri → the emoji of its HTML
-        self.made: dict[str, bytes] = {}
+        self.cache = cache  # a folder keeping the last font made, under the digest of what made it
+
 
     def note(self, src_uri: str, page_html: str) -> None:
         self.pages[src_uri] = "".join(emoji_in([html.unescape(page_html)]))  # a character reference shows one too
@@ -80,11 +80,22 @@ class EmojiFont:
         return emoji_in(self.pages.values())
 
     def write(self, config: MkDocsConfig) -> None:
-        chars = self.chars()
-        key = hashlib.sha256("".join(chars).encode()).hexdigest()
-        if key not in self.made:
-            self.made[key] = font_for(chars)
         target = Path(config.site_dir) / SITE_PATH
         if not (target.parent.parent / "stylesheets").is_dir():
             return  # mkdocs-static-i18n's build of another language: its pages use the site root's assets
-        atomic_write(target, self.made[key])
+        atomic_write(target, self.font())
+
+    def font(self) -> bytes:
+        """The font of the noted pages' emoji: made by `font_for`, or read from the cache when the same
+        characters were cut by the same code and libraries before."""
+        chars = self.chars()
+        if self.cache is None:
+            return font_for(chars)
+        made_by = [("emoji_font.py", Path(emoji_font.__file__))]
+        kept = self.cache / files_digest(made_by, ["fonttools", "manimgx-fonts"], chars)[:16] / "emoji.woff"
+        if kept.is_file():
+            return kept.read_bytes()
+        sweep(self.cache, keep=kept.parent)
+        font = font_for(chars)
+        atomic_write(kept, font)
+        return font

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from qkv_site.formulas.cache import Formula
 from qkv_site.formulas.flatten import flatten
@@ -144,6 +144,12 @@ def plain_inline_text(text: str, typeset: Typeset) -> str:
     return _INLINE_TEX.sub(plain, text)
 
 
+def _add_glyphs(glyphs: dict[str, str], outlines: Iterable[tuple[str, str]]) -> None:
+    for glyph, outline in outlines:
+        if glyphs.setdefault(glyph, outline) != outline:
+            raise ValueError(f"two formulas draw glyph {glyph} differently: typeset by two MathJax versions?")
+
+
 def share_glyphs(markup: str, glyphs: dict[str, str]) -> str:
     """A formula's markup without its glyph outlines, pointing to ``MJX-<glyph>`` instead; the outlines
     go into ``glyphs`` (glyph → path data). Definitions that are not all glyph outlines stay where they are.
@@ -158,9 +164,7 @@ def share_glyphs(markup: str, glyphs: dict[str, str]) -> str:
     defs = _DEFS.search(markup)
     if defs is None or _GLYPH.sub("", defs.group(1)).strip():
         return markup
-    for glyph, outline in _GLYPH.findall(defs.group(1)):
-        if glyphs.setdefault(glyph, outline) != outline:
-            raise ValueError(f"two formulas draw glyph {glyph} differently: typeset by two MathJax versions?")
+    _add_glyphs(glyphs, _GLYPH.findall(defs.group(1)))
     markup = markup[: defs.start()] + markup[defs.end():]
     return _GLYPH_REF.sub(lambda match: f'{match.group(1)}="#MJX-{match.group(2)}"', markup)
 
@@ -212,20 +216,30 @@ def glyph_definitions(glyphs: dict[str, str]) -> str:
     '<svg id="MJX-glyphs" aria-hidden="true" focusable="false" style="display: none;"><defs><path
      id="MJX-TEX-N-33" d="m25 93q-5 0-8 3" transform="scale(5)"></path></defs></svg>'
     """
-    paths = "".join(f'<path id="MJX-{glyph}" d="{relative_path(in_steps(outline, GLYPH_GRID))}"'
+    paths = "".join(f'<path id="MJX-{glyph}" d="{_on_grid(outline)}"'
                     f' transform="scale({GLYPH_GRID})"></path>' for glyph, outline in glyphs.items())
     return f'<svg id="{GLYPHS_ID}" aria-hidden="true" focusable="false" style="display: none;"><defs>{paths}</defs></svg>'
 
 
 @functools.lru_cache(maxsize=4096)
-def _lighter(markup: str) -> str:
-    return without_tex(flatten(lean(markup)))
+def _on_grid(outline: str) -> str:
+    """A glyph's outline on the grid, as `glyph_definitions` writes it (the same glyphs recur on every page)."""
+    return relative_path(in_steps(outline, GLYPH_GRID))
+
+
+@functools.lru_cache(maxsize=4096)
+def _page_markup(typeset: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    outlines: dict[str, str] = {}
+    return without_tex(flatten(lean(share_glyphs(typeset, outlines)))), tuple(outlines.items())
 
 
 def page_markup(typeset: str, glyphs: dict[str, str]) -> str:
     """A typeset formula as a page carries it: its outlines shared (into ``glyphs``), MathJax's attributes
-    and groups that only move their content gone (`qkv_site.formulas.flatten`), no TeX."""
-    return _lighter(share_glyphs(typeset, glyphs))
+    and groups that only move their content gone (`qkv_site.formulas.flatten`), no TeX. (Made once per
+    formula in a process: the same formulas recur on a page, in its tables of contents and in the other language.)"""
+    markup, outlines = _page_markup(typeset)
+    _add_glyphs(glyphs, outlines)
+    return markup
 
 
 def insert_formulas(page_html: str, typeset_by_key: Callable[[str], str]) -> str:
