@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import shutil
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib.metadata import version
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def atomic_write(path: Path, content: bytes | str) -> None:
@@ -93,3 +97,38 @@ def sweep(folder: Path, keep: Path) -> None:
             if stale != keep:
                 shutil.rmtree(stale) if stale.is_dir() else stale.unlink(missing_ok=True)
     keep.mkdir(parents=True, exist_ok=True)
+
+
+class PageResults:
+    """What one step of the build makes of a page's text, kept between builds: each page's latest result, under
+    the digest of the text and of the code that makes it (``code``: files by name, ``libraries``: versions).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     made = []
+    ...     def shout(text):
+    ...         made.append(text)
+    ...         return text.upper()
+    ...     kept = PageResults(Path(folder), [])
+    ...     kept.get("zh/a.md", "hi", shout), PageResults(Path(folder), []).get("zh/a.md", "hi", shout), made
+    ('HI', 'HI', ['hi'])
+    """
+
+    def __init__(self, folder: Path, code: Iterable[tuple[str, Path]], libraries: Iterable[str] = ()) -> None:
+        self.folder = folder / files_digest(code, libraries)[:16]
+        self._swept = False
+
+    def get(self, page: str, text: str, make: Callable[[str], T]) -> T:
+        """``make(text)`` for the page named ``page``, or what it made of the same text before."""
+        if not self._swept:  # the results of other code go, once per process
+            sweep(self.folder.parent, keep=self.folder)
+            self._swept = True
+        entry = self.folder / page.replace("/", "__") / f"{hashlib.sha256(text.encode()).hexdigest()[:32]}.pickle"
+        if entry.is_file():
+            kept: T = pickle.loads(entry.read_bytes())
+            return kept
+        made = make(text)
+        for older in entry.parent.glob("*.pickle"):  # what the page's earlier text made
+            older.unlink(missing_ok=True)
+        atomic_write(entry, pickle.dumps(made))
+        return made

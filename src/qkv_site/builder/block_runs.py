@@ -53,6 +53,14 @@ class BlockRunner:
             earlier.append(code)
         return output
 
+    def used(self) -> set[str]:
+        """The keys of the blocks this process has asked the cache for so far."""
+        return set(self.cache(self.folder, self.project).used)
+
+    def keep_used(self, keys: list[str]) -> None:
+        """Count ``keys`` as asked for (a page whose conversion was kept uses the outputs it was made with)."""
+        self.cache(self.folder, self.project).used.update(keys)
+
     def evict_unused(self) -> int:
         """Delete the outputs no page of this build asked for; return how many."""
         return self.cache(self.folder, self.project).evict_unused()

@@ -57,7 +57,27 @@ NUMPY_CPU_FEATURES = Internal(
     "numpy", "2.4.6", "numpy._core._multiarray_umath", "__cpu_features__",
     "the SIMD extensions numpy dispatches to on this CPU (its exp, log and sums round by them): part of the caches' keys",
 )
-INTERNALS = (MARKDOWN_EXEC_RUN, MARKDOWN_EXEC_SESSIONS, NBCLIENT_COALESCE, NUMPY_CPU_FEATURES)
+MKDOCS_PAGE = Internal(
+    "mkdocs", "1.6.1", "mkdocs.structure.pages", "Page",
+    "a page's `render` replaced by one that reuses a kept conversion (qkv_site.builder.rendered_pages), setting what "
+    "MkDocs' own sets (`PAGE_RENDER_ATTRIBUTES`, checked by `check_page_render`)",
+)
+INTERNALS = (MARKDOWN_EXEC_RUN, MARKDOWN_EXEC_SESSIONS, NBCLIENT_COALESCE, NUMPY_CPU_FEATURES, MKDOCS_PAGE)
+
+# MkDocs 1.6.1: everything `Page.render` sets on the page (private names included), which a kept conversion sets again.
+PAGE_RENDER_ATTRIBUTES = ("content", "toc", "_title_from_render", "present_anchor_ids", "links_to_anchors")
+_ASSIGNED = re.compile(r"\bself\.(\w+)\s*=(?!=)")
+
+
+def check_page_render() -> list[str]:
+    """What MkDocs' `Page.render` sets that `PAGE_RENDER_ATTRIBUTES` does not name, or no longer sets."""
+    import inspect
+
+    assigned = set(_ASSIGNED.findall(inspect.getsource(MKDOCS_PAGE.resolve().render)))
+    if assigned == set(PAGE_RENDER_ATTRIBUTES):
+        return []
+    return [f"mkdocs.structure.pages.Page.render sets {sorted(assigned)}, qkv_site.builder.rendered_pages keeps "
+            f"{sorted(PAGE_RENDER_ATTRIBUTES)} (written for mkdocs {MKDOCS_PAGE.written_for}, installed {version('mkdocs')})"]
 
 
 
@@ -414,6 +434,7 @@ def check(internals: tuple[Internal, ...] = INTERNALS, markup: tuple[MaterialMar
         missing.append(f"traitlets' {TRAITLETS_INITIAL_VALUES} on NotebookClient, written for traitlets 5.16.1, "
                        f"installed {version('traitlets')}")
     missing += check_stylesheet()
+    missing += check_page_render()
     try:
         check_material()
     except MaterialChanged as error:

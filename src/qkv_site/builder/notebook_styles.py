@@ -24,16 +24,12 @@ none; a notebook with one keeps it, and the site's no-other-host tests would nam
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 
 import tinycss2
 from tinycss2.ast import AtRule, Declaration, Node, QualifiedRule
-
-from qkv_site.cache_files import atomic_write, files_digest, sweep
 
 _STYLE = re.compile(r"(<style\b[^>]*>)(.*?)(</style>)", re.DOTALL | re.IGNORECASE)
 _NAME = re.compile(r"[\w-]+")
@@ -158,24 +154,6 @@ def used_styles(page_html: str) -> str:
         last = match.end()
     pieces.append(page_html[last:])
     return "".join(pieces)
-
-
-def kept_used_styles(page_html: str, cache: Path, page: str) -> str:
-    """`used_styles` of ``page_html``, kept in ``cache`` for the page named ``page`` under the digest of the
-    HTML and of what reduces it (this module, tinycss2): a rebuild that writes the same page reads it. Each
-    page keeps its latest entry only."""
-    code = files_digest([("notebook_styles.py", Path(__file__))], libraries=["tinycss2"])[:16]
-    entry = cache / code / page.replace("/", "__") / hashlib.sha256(page_html.encode()).hexdigest()[:32]
-    if (entry / STYLED_FILE).is_file():
-        return (entry / STYLED_FILE).read_text(encoding="utf-8")
-    sweep(cache, keep=cache / code)
-    sweep(entry.parent, keep=entry)
-    styled = used_styles(page_html)
-    atomic_write(entry / STYLED_FILE, styled)
-    return styled
-
-
-STYLED_FILE = "page.html"
 
 
 def without_unused_mermaid(page_html: str) -> str:

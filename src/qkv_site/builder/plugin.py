@@ -17,9 +17,11 @@ reach into another package's internals is in `qkv_site.builder.compat`, checked 
 | on_config | 50 | the project's paths (`qkv_site.project`); the jieba dictionary, before Material's search reads it |
 | on_config | 0 | caches: markdown-exec blocks run through `BlockRunner`, mkdocs-jupyter's, formulas' |
 | on_pre_build | 0 | a language pass starts; the figures drawn into `.cache/figures/` if their code changed (`figures.draw`) |
+| on_pre_build | 0 | the build's part of the kept conversions' key (`rendered_pages`: the programs may have been edited) |
 | on_pre_build | -50 | after mkdocs-jupyter's on_pre_build starts a new record of used cache entries: keep both languages' |
 | on_files | -110 | after mkdocs-static-i18n (-100) rebuilt the file list: notebooks as pages, figures, downloads, sitemap |
 | on_nav | -110 | after mkdocs-static-i18n (-100) put the titles in: the nav and its pages' texts (page values, notices) |
+| on_pre_page | 0 | a page's conversion from Markdown looked up in `.cache/rendered` first (`rendered_pages`) |
 | on_page_markdown | 0 | sessions start empty; named values and figures (`figure_macro`); tests' marks out; translation notice |
 | on_page_content | 0 | a notebook's contents from its headings; glossary tooltips |
 | on_page_content | -100 | formulas marked with their plain text, after every plugin has written the content |
@@ -61,6 +63,7 @@ from qkv_site.builder import compat, figures, page_values
 from qkv_site.builder.block_runs import BlockRunner
 from qkv_site.builder.codeblock_marks import without_codeblock_marks
 from qkv_site.builder.descriptions import description
+from qkv_site.builder.kept_steps import KeptSteps
 from qkv_site.builder.learned_first import with_first_states
 from qkv_site.builder.learned_models import write_next_to
 from qkv_site.builder.learned_print import with_print_figures
@@ -68,8 +71,9 @@ from qkv_site.builder.loaded_nav import site_nav
 from qkv_site.builder.material_styles import UsedRuleDropped, trim_site
 from qkv_site.builder.minify import minify_published
 from qkv_site.builder.notebook_contents import contents
-from qkv_site.builder.notebook_styles import kept_used_styles, without_unused_mermaid
+from qkv_site.builder.notebook_styles import used_styles, without_unused_mermaid
 from qkv_site.builder.notebooks import NotebookPages, cache_folder, merge_printed_output
+from qkv_site.builder.rendered_pages import RenderedPages
 from qkv_site.builder.site_files import EmojiFont, error_page_per_language, list_notebooks_in_sitemap
 from qkv_site.builder.social_card import with_card
 from qkv_site.builder.tooltips import add_tooltips
@@ -105,6 +109,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         self.built = False
         self.project: project.Project | None = None  # made from the configuration in on_config
         self.nav: SiteNav | None = None  # the nav of the language being built, made in on_nav
+        self.rendered: RenderedPages | None = None  # the kept conversions of pages, made in on_config
+        self.kept: KeptSteps | None = None  # what the steps below made of each page, kept (`kept_steps`)
         self.passes = 0  # language passes under way: mkdocs-static-i18n runs the others inside the first's
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
@@ -135,6 +141,9 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         jupyter = config.plugins.get("mkdocs-jupyter")  # a site without notebooks (a test's) has none
         if jupyter is not None:
             jupyter.config["cache_dir"] = str(cache_folder(cache / "mkdocs-jupyter", self.project))
+        if self.rendered is None:
+            self.rendered = RenderedPages(cache / "rendered")
+            self.kept = KeptSteps(cache)
         self.built = False
         return config
 
@@ -145,6 +154,10 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         assert self.project is not None
         figures.draw(self.cache / "figures", self.project)
 
+    def _key_conversions(self, *, config: MkDocsConfig) -> None:
+        assert self.rendered is not None and self.project is not None and self.runner is not None
+        self.rendered.start_build(config, self.project, self.runner)
+
     @event_priority(-50)
     def _keep_notebooks(self, *, config: MkDocsConfig) -> None:
         jupyter = config.plugins.get("mkdocs-jupyter")
@@ -152,7 +165,12 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
             compat.check_jupyter(jupyter)
             self.notebooks.keep_both_languages(jupyter)
 
-    on_pre_build = CombinedEvent(_draw_figures, _keep_notebooks)
+    on_pre_build = CombinedEvent(_draw_figures, _key_conversions, _keep_notebooks)
+
+    def on_pre_page(self, page: Page, *, config: MkDocsConfig, files: Files) -> Page:
+        assert self.rendered is not None
+        self.rendered.keep_renders(page)
+        return page
 
     @event_priority(-110)
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
@@ -197,13 +215,17 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
 
     def _notebook_contents(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         if page.file.src_uri.endswith(".ipynb") and not page.toc:  # mkdocs-jupyter reads Markdown headings only
-            page.toc = contents(html)
+            assert self.kept is not None
+            page.toc = self.kept.contents.get(page.file.src_uri, html, contents)
         return html
 
     def _tooltips(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         lang = page.file.src_uri.split("/", 1)[0]
         assert self.project is not None
-        return add_tooltips(html, lang) if lang in self.project.languages else html
+        if lang not in self.project.languages:
+            return html
+        assert self.kept is not None
+        return self.kept.tooltips.get(page.file.src_uri, html, lambda html: add_tooltips(html, lang))
 
     @event_priority(-100)
     def _mark_formulas(self, html: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -245,10 +267,10 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         return error_page_per_language(output_content, template_name, config)
 
     def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
-        assert self.formulas is not None
-        output = self.formulas.finish(output)
+        assert self.formulas is not None and self.kept is not None
+        output = self.kept.formulas.get(page.file.src_uri, output, self.formulas.finish)
         if page.file.src_uri.endswith(".ipynb"):
-            output = kept_used_styles(without_unused_mermaid(output), self.cache / "notebook-styles", page.file.src_uri)
+            output = self.kept.notebook_styles.get(page.file.src_uri, without_unused_mermaid(output), used_styles)
         output = with_card(output, page, config, self.cache)
         assert self.project is not None
         page_file = Path(config.site_dir) / page.file.dest_uri
@@ -267,6 +289,8 @@ class SitePlugin(BasePlugin[SiteConfig]):  # type: ignore[no-untyped-call]  # Mk
         assert self.formulas is not None
         minify_published(Path(config["docs_dir"]), Path(config["site_dir"]))
         log.info(self.formulas.summary())
+        assert self.rendered is not None
+        log.info(self.rendered.summary())
         self.built = True  # every page of this pass was rendered
 
     def _last_pass(self) -> bool:
