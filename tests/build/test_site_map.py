@@ -44,6 +44,7 @@ def test_the_map_reads_the_nav_and_the_languages_the_i18n_plugin_builds() -> Non
     assert [page.url for page in site.pages("zh")] == ["", "a/", "b/"]
     assert site.markdown_pages == ["index.md", "a.md"]
     assert site.root_home.path_in_site == "index.html"
+    assert site.titles == {"b.ipynb": {"en": "B", "zh": "B"}}  # the pages the nav gives a title
 
 
 def test_the_map_names_what_is_wrong() -> None:
