@@ -3,7 +3,9 @@ the config file (the repository root the figure code links are relative to), the
 committed benchmark results and the packages' sources (the ``qkv-site`` plugin's ``results_dir`` and
 ``src_dir``, relative to the config file), the programs the pages show (pymdownx.snippets'
 ``base_path``), and the site's languages (the ``i18n`` plugin's, the default first): the one place the
-build learns which languages there are.
+build learns which languages there are. It carries the site map made from the nav and the languages MkDocs
+loaded (`qkv_site.site_map.site_map_of_loaded`), so that what needs the pages' titles (the downloads)
+reads no file for them.
 
 The plugin makes one `Project` in ``on_config`` and hands it to what reads the project's files (page
 values, figures, the build's inputs digest, the figure code links); tests and command-line tools load
@@ -14,11 +16,13 @@ files. The code the build runs, hashes and shows is found from the imported pack
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from mkdocs.config.defaults import MkDocsConfig
+
+from qkv_site.site_map import SiteMap, site_map_of_loaded
 
 PLUGIN = "qkv-site"
 I18N = "i18n"  # mkdocs-static-i18n, whose ``languages`` list the site's languages
@@ -38,6 +42,9 @@ class Project:
     src_dir: Path  # the packages' sources in the repository (a figure's code links to its file there)
     programs_dir: Path | None = None  # the programs the pages show; None for a site that shows none
     languages: tuple[str, ...] = ()  # the i18n plugin's locales, the default language first; () without it
+    # The nav and languages MkDocs loaded; None for a configuration without a nav or a project made by hand.
+    # Not part of what a Project is compared and hashed by (the caches keyed by a Project are keyed by its paths).
+    site_map: SiteMap | None = field(default=None, compare=False)
 
     @property
     def default_language(self) -> str | None:
@@ -78,7 +85,20 @@ def from_config(config: MkDocsConfig) -> Project:
                    results_dir=(config_file.parent / options["results_dir"]).resolve(),
                    src_dir=(config_file.parent / options["src_dir"]).resolve(),
                    programs_dir=programs_dir(config, config_file.parent),
-                   languages=site_languages(config))
+                   languages=site_languages(config), site_map=loaded_site_map(config))
+
+
+def loaded_site_map(config: MkDocsConfig) -> SiteMap | None:
+    """The site map of the nav and the ``i18n`` plugin's languages MkDocs loaded; None without a nav (MkDocs
+    then makes one from the docs folder).
+
+    >>> load_project("mkdocs.yml").site_map.titles["worked-example.md"]["en"]
+    'Step by step: a complete example'
+    """
+    if not config.nav:
+        return None
+    plugin = config.plugins.get(I18N)
+    return site_map_of_loaded(config.nav, plugin.config if plugin is not None else None, str(config.config_file_path))
 
 
 def site_languages(config: MkDocsConfig) -> tuple[str, ...]:

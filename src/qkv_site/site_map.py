@@ -2,15 +2,18 @@
 builds (and the default one, built at the site's root), and each page's URL and file in the built site.
 
 Everything that needs to know where a page is outside a build's pages (the downloads, the PDF edition, the tests)
-asks this map; ``load_site_map`` reads a configuration once per process (again only when the file
-changes). It reads the YAML itself, not through MkDocs: the nav and the i18n plugin's languages (with
-the plugin's own defaults) are all it needs, and the downloads read it during a build. The pages' values take
-the nav MkDocs loaded instead (`qkv_site.site_nav`).
+asks this map. A build makes it from the configuration MkDocs loaded (`site_map_of_loaded`: its nav and
+its i18n plugin's languages, carried on the `qkv_site.project.Project`), so nothing in a build reads
+mkdocs.yml again. Command-line tools and tests that have only the file read it with ``load_site_map``, once
+per process (again only when the file changes); it reads the YAML itself, not through MkDocs: the nav and
+the i18n plugin's languages (with the plugin's own defaults) are all it needs. The pages' values take the
+nav of the language being built instead (`qkv_site.site_nav`).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,10 +30,19 @@ def flatten_nav(items: list[Any]) -> list[str]:
     >>> flatten_nav(["index.md", {"正文": ["motivation.md", {"步骤": "worked-example.md"}]}])
     ['index.md', 'motivation.md', 'worked-example.md']
     """
-    pages: list[str] = []
+    return [source for source, _ in titled_pages(items)]
+
+
+def titled_pages(items: list[Any]) -> list[tuple[str, str | None]]:
+    """The pages of a nav, depth first, each with its title in the nav (None where the nav gives none).
+
+    >>> titled_pages(["index.md", {"正文": [{"步骤": "worked-example.md"}]}])
+    [('index.md', None), ('worked-example.md', '步骤')]
+    """
+    pages: list[tuple[str, str | None]] = []
     for item in items:
-        value = next(iter(item.values())) if isinstance(item, dict) else item
-        pages.extend(flatten_nav(value) if isinstance(value, list) else [value])
+        title, value = next(iter(item.items())) if isinstance(item, dict) else (None, item)
+        pages.extend(titled_pages(value) if isinstance(value, list) else [(value, None if title is None else str(title))])
     return pages
 
 
@@ -118,11 +130,13 @@ def nav_titles(config_file: Path = CONFIG_FILE) -> list[NavEntry]:
 
 @dataclass(frozen=True)
 class SiteMap:
-    """The pages of a site: its nav (paths inside a language folder) in every language it builds."""
+    """The pages of a site: its nav (paths inside a language folder) in every language it builds, with the
+    title the nav gives each page in each of them."""
 
     nav: tuple[str, ...]
     languages: tuple[str, ...]  # in the i18n plugin's order; () when the configuration has no i18n plugin
     default_lang: str | None
+    titles: Mapping[str, Mapping[str, str]]  # {page: {lang: its title in the nav}}, the pages the nav gives a title
     where: str = "the configuration"
 
     @property
@@ -164,20 +178,47 @@ _ConfigLoader.add_multi_constructor("!", lambda loader, suffix, node: None)
 _ConfigLoader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
 
 
-def _languages(plugins: list[Any], where: str) -> tuple[tuple[str, ...], str | None]:
+def _i18n(plugins: list[Any], where: str) -> I18nPluginConfig | None:
     # The i18n plugin's options, read and completed by the plugin's own schema (its defaults: build: true).
     entries = [item if isinstance(item, dict) else {item: {}} for item in plugins]
     options = next((entry["i18n"] or {} for entry in entries if "i18n" in entry), None)
     if options is None:
-        return (), None
+        return None
     i18n = I18nPluginConfig()
     i18n.load_dict(options)
     errors, _ = i18n.validate()
     if errors:
         raise ValueError(f"{where}: the i18n plugin's options are wrong: {[f'{key}: {error}' for key, error in errors]}")
-    built = [language for language in i18n.languages if language.build]
-    default = next(language.locale for language in built if language.default)  # the schema demands one
-    return tuple(language.locale for language in built), default
+    return i18n
+
+
+def site_map_of_loaded(nav: list[Any], i18n: I18nPluginConfig | None, where: str = "the configuration") -> SiteMap:
+    """The site map of a configuration as MkDocs loaded it: its ``nav`` and its i18n plugin's validated
+    options (``config.plugins["i18n"].config``; None without the plugin), each page's title given in every
+    language the plugin builds (its ``nav_translations``; a title without a translation stays as the nav gives it).
+
+    >>> i18n = I18nPluginConfig()
+    >>> i18n.load_dict({"languages": [{"locale": "zh", "name": "中文", "default": True},
+    ...                               {"locale": "en", "name": "English", "nav_translations": {"动机": "Why"}}]})
+    >>> i18n.validate()
+    ([], [])
+    >>> site = site_map_of_loaded(["index.md", {"正文": [{"动机": "a.md"}]}], i18n)
+    >>> site.nav, site.languages, site.titles
+    (('index.md', 'a.md'), ('zh', 'en'), {'a.md': {'zh': '动机', 'en': 'Why'}})
+    """
+    if i18n is None:
+        languages: tuple[str, ...] = ()
+        default = None
+        translations: dict[str, dict[str, str]] = {}
+    else:
+        built = [language for language in i18n.languages if language.build]
+        languages = tuple(language.locale for language in built)
+        default = next(language.locale for language in built if language.default)  # the schema demands one
+        translations = {language.locale: dict(language.nav_translations or {}) for language in built}
+    pages = titled_pages(nav)
+    titles = {source: {lang: names.get(title, title) for lang, names in translations.items()}
+              for source, title in pages if title is not None}
+    return SiteMap(tuple(source for source, _ in pages), languages, default, titles, where)
 
 
 def site_map_of(text: str, where: str = "the configuration") -> SiteMap:
@@ -191,8 +232,7 @@ def site_map_of(text: str, where: str = "the configuration") -> SiteMap:
     config = yaml.load(text, Loader=_ConfigLoader) or {}
     if not isinstance(config, dict) or not config.get("nav"):
         raise ValueError(f"{where} has no nav: the site's pages are listed there in reading order")
-    languages, default = _languages(config.get("plugins") or [], where)
-    return SiteMap(tuple(flatten_nav(config["nav"])), languages, default, where)
+    return site_map_of_loaded(config["nav"], _i18n(config.get("plugins") or [], where), where)
 
 
 @functools.lru_cache(maxsize=8)

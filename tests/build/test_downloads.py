@@ -15,12 +15,14 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from mkdocs.config import load_config
 from repository import ROOT
 
 import qkv_site.downloads as downloads
+import qkv_site.site_map as site_map
 from qkv_site.downloads import made, source_date_epoch
 from qkv_site.downloads.archive import ZIP_EPOCH
-from qkv_site.project import Project, load_project
+from qkv_site.project import Project, from_config, load_project
 from qkv_site.site_map import nav_titles
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -142,8 +144,46 @@ def test_they_are_made_again_only_when_an_input_changes(tmp_path: Path, monkeypa
         assert archive.read(f"{second.folder}/docs_src/index/quick_start.py").endswith(b"print('changed')\n")
 
 
+def test_they_take_the_nav_and_titles_mkdocs_loaded_and_read_no_mkdocs_yml(
+        project: Project, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    copy = copy_of_the_project(tmp_path)  # loaded by MkDocs, as a build loads it
+
+    def no_reading(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the downloads read mkdocs.yml again instead of taking what MkDocs loaded")
+
+    monkeypatch.setattr(site_map, "load_site_map", no_reading)
+    monkeypatch.setattr(site_map, "nav_titles", no_reading)
+    (tmp_path / "mkdocs.yml").unlink()
+    there = made(copy)
+    assert there.programs.path.read_bytes() == made(project).programs.path.read_bytes()
+
+
+def edited(project: Project, old: str, new: str) -> Project:
+    """``project`` with ``old`` replaced by ``new`` in its mkdocs.yml, loaded again by MkDocs."""
+    text = project.config_file.read_text(encoding="utf-8")
+    assert old in text
+    project.config_file.write_text(text.replace(old, new), encoding="utf-8")
+    return from_config(load_config(str(project.config_file)))
+
+
+def test_a_changed_title_makes_them_again_and_an_unrelated_edit_of_mkdocs_yml_does_not(tmp_path: Path) -> None:
+    copy = copy_of_the_project(tmp_path)
+    first = made(copy)
+    unrelated = edited(copy, "site_description: Transformer", "site_description: A Transformer")
+    assert made(unrelated) == first  # the digest holds the titles, not the file
+    retitled = edited(unrelated, '"Step by step: a complete example"', '"Step by step: one whole example"')
+    second = made(retitled)
+    assert second.programs.path.parent != first.programs.path.parent
+    with zipfile.ZipFile(second.programs.path) as archive:
+        readme = archive.read(f"{second.folder}/README.md").decode()
+    assert "`docs_src/worked-example/`: Step by step: one whole example (" in readme
+
+
 def test_a_project_without_what_they_are_made_of_gets_a_clear_error(tmp_path: Path) -> None:
     copy = copy_of_the_project(tmp_path)
+    untitled = edited(copy, "- 逐步计算：一个完整的例子: worked-example.md", "- worked-example.md")
+    with pytest.raises(ValueError, match="gives worked-example.md no title: the archive's README names"):
+        made(untitled)
     (tmp_path / "docs_src" / "orphan").mkdir()
     (tmp_path / "docs_src" / "orphan" / "lost.py").write_text("print(1)\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"programs in \['docs_src/orphan/'\] belong to no page of the nav"):

@@ -10,7 +10,8 @@ import pytest
 from repository import LANGUAGES, SITE_URL
 from site_pages import SITE_MAP, parsed_page
 
-from qkv_site.site_map import load_site_map, site_map_of
+from qkv_site.project import Project
+from qkv_site.site_map import load_site_map, nav_titles, site_map_of
 
 CONFIG = """\
 nav:
@@ -44,6 +45,14 @@ def test_the_map_reads_the_nav_and_the_languages_the_i18n_plugin_builds() -> Non
     assert [page.url for page in site.pages("zh")] == ["", "a/", "b/"]
     assert site.markdown_pages == ["index.md", "a.md"]
     assert site.root_home.path_in_site == "index.html"
+    assert site.titles == {"b.ipynb": {"en": "B", "zh": "B"}}  # the pages the nav gives a title
+
+
+def test_the_map_of_what_mkdocs_loaded_is_the_map_of_the_file(project: Project) -> None:
+    loaded, read = project.site_map, load_site_map(project.config_file)
+    assert loaded is not None and loaded.where == str(project.config_file)
+    assert (loaded.nav, loaded.languages, loaded.default_lang) == (read.nav, read.languages, read.default_lang)
+    assert loaded.titles == read.titles == {entry.source: entry.titles for entry in nav_titles(project.config_file)}
 
 
 def test_the_map_names_what_is_wrong() -> None:

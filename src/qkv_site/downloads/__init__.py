@@ -34,7 +34,7 @@ from mkdocs.structure.files import File
 import qkv
 from qkv_site.cache_files import atomic_write, sweep
 from qkv_site.downloads.archive import README, ZIP_EPOCH, readme, zip_bytes
-from qkv_site.downloads.inputs import PACKAGE, Inputs, inputs_of, package_modules, program_folders
+from qkv_site.downloads.inputs import PACKAGE, Inputs, inputs_of, package_modules
 from qkv_site.downloads.wheel import build_wheel, wheel_project
 from qkv_site.project import Project
 
@@ -121,7 +121,7 @@ def _make(inputs: Inputs, folder: Path, epoch: int) -> None:
     notebooks = {lang: name for lang, (name, _) in inputs.notebooks.items()}
     python = project.oldest_python
     text = readme(folder=top, wheel=wheel_name, requires=pinned(project.dependencies), python=python,
-                  pages=program_folders(inputs),
+                  pages=inputs.pages,
                   notebooks=notebooks, results=inputs.results_folder, example=example)
     files = [*inputs.programs, *inputs.notebooks.values(), *inputs.results]
     members = [(f"{top}/{name}", path.read_bytes()) for name, path in files] + [(f"{top}/{README}", text.encode("utf-8"))]

@@ -3,12 +3,15 @@
 The programs the pages show (the project's ``programs_dir``), each language's notebook of the nav, the
 stored records in ``results_dir`` that a program or notebook names by its path (`records_read`: the training
 records and trained models some programs load; the others are read by the build alone), pyproject.toml (the wheel's metadata),
-mkdocs.yml (the pages' titles in the archive's README) and `qkv`'s modules, found from the imported package.
-Each file is named as the archive names it, so a moved file changes the digest.
+the titles of the pages that show programs (`program_folders`, for the archive's README) and `qkv`'s modules,
+found from the imported package. The nav, its titles and the languages are the project's site map, made
+from the configuration MkDocs loaded: mkdocs.yml is not read again. Each file is named as the archive
+names it, so a moved file changes the digest.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 import zlib
 from dataclasses import dataclass
@@ -18,7 +21,7 @@ import qkv
 from qkv_site.cache_files import files_digest, python_files
 from qkv_site.downloads.archive import ProgramFolder
 from qkv_site.project import Project
-from qkv_site.site_map import load_site_map, nav_titles
+from qkv_site.site_map import SiteMap
 
 PACKAGE = "qkv"
 
@@ -55,24 +58,26 @@ def _inside(path: Path, root: Path, what: str) -> str:
 class Inputs:
     """Everything the downloads are made of, each file under the name it has in the archive."""
 
-    project: Project
     programs_folder: str  # docs_src
     programs: list[tuple[str, Path]]  # docs_src/<page>/<name>.py
     notebooks: dict[str, tuple[str, Path]]  # {lang: (notebook.<lang>.ipynb, its file)}
     results: list[tuple[str, Path]]  # benchmarks/results/<name>.json that a program or notebook reads
     results_folder: str
     pyproject: Path
+    pages: list[ProgramFolder]  # the folders of programs in nav order, with their pages' titles (the README's)
 
     def digest(self, epoch: int) -> str:
         """What a set of downloads was made from: qkv, pyproject.toml, this package (the README's words
-        among it), the programs, notebooks and records, mkdocs.yml (the pages' titles in the README), the
-        versions of what makes them, the time they carry and the zlib that compresses them."""
+        among it), the programs, notebooks and records, the pages' titles in the README, the versions of
+        what makes them, the time they carry and the zlib that compresses them."""
         own = [(f"qkv_site/downloads/{path.name}", path)  # this package: the code and the README's words
                for path in sorted(Path(__file__).parent.iterdir()) if path.suffix in (".py", ".jinja")]
-        files = [*package_modules(), ("pyproject.toml", self.pyproject), ("mkdocs.yml", self.project.config_file), *own,
+        files = [*package_modules(), ("pyproject.toml", self.pyproject), *own,
                  *self.programs, *self.notebooks.values(), *self.results]
+        pages = [[page.folder, dict(page.titles), list(page.programs)] for page in self.pages]
         return files_digest(files, libraries=["setuptools", "jinja2"],
-                            extra=[f"epoch {epoch}", f"zlib {zlib.ZLIB_RUNTIME_VERSION}", f"python {sys.version_info[:2]}"])
+                            extra=[f"pages {json.dumps(pages, ensure_ascii=False, sort_keys=True)}", f"epoch {epoch}",
+                                   f"zlib {zlib.ZLIB_RUNTIME_VERSION}", f"python {sys.version_info[:2]}"])
 
 
 def inputs_of(project: Project) -> Inputs:
@@ -83,7 +88,13 @@ def inputs_of(project: Project) -> Inputs:
     programs = python_files(project.programs_dir, programs_name)
     if not programs:
         raise ValueError(f"{project.programs_dir} holds no programs: the archive would be empty")
-    site_map = load_site_map(project.config_file)
+    site_map = project.site_map
+    if site_map is None:
+        raise ValueError(f"the project of {project.config_file} has no nav: the archive's README names each "
+                         "folder's page, and the archive holds each language's notebook of the nav")
+    if not site_map.languages:
+        raise ValueError(f"{project.config_file} has no i18n languages: the archive's README names each page "
+                         "in every language")
     notebooks = {lang: (f"{Path(source).stem}.{lang}.ipynb", project.docs_dir / lang / source)
                  for source in site_map.nav if source.endswith(".ipynb") for lang in site_map.languages}
     missing = [str(path) for _, path in notebooks.values() if not path.is_file()]
@@ -95,22 +106,30 @@ def inputs_of(project: Project) -> Inputs:
     pyproject = project.root / "pyproject.toml"
     if not pyproject.is_file():
         raise ValueError(f"no pyproject.toml beside {project.config_file}: qkv's wheel takes its name and version from it")
-    return Inputs(project, programs_name, programs, notebooks, results, results_folder, pyproject)
+    pages = program_folders(programs_name, programs, site_map)
+    return Inputs(programs_name, programs, notebooks, results, results_folder, pyproject, pages)
 
 
-def program_folders(inputs: Inputs) -> list[ProgramFolder]:
-    """The archive's folders of programs in nav order, each with its page's titles; a folder without a page
-    in the nav stops the build."""
+def program_folders(programs_folder: str, programs: list[tuple[str, Path]], site_map: SiteMap) -> list[ProgramFolder]:
+    """The archive's folders of programs (``<programs_folder>/<page>/``) in nav order, each with its page's
+    titles; a folder without a page in the nav, or whose page the nav gives no title, stops the build.
+
+    >>> site = SiteMap(("index.md", "a.md"), ("zh", "en"), "zh", {"a.md": {"zh": "甲", "en": "A"}})
+    >>> program_folders("docs_src", [("docs_src/a/run.py", Path("run.py"))], site)
+    [ProgramFolder(folder='docs_src/a/', titles={'zh': '甲', 'en': 'A'}, programs=('run.py',))]
+    """
     by_folder: dict[str, list[str]] = {}
-    for name, _ in inputs.programs:
+    for name, _ in programs:
         folder, program = name.rsplit("/", 1)
         by_folder.setdefault(folder + "/", []).append(program)
-    titles = {Path(entry.source).stem: entry.titles for entry in nav_titles(inputs.project.config_file)}
     pages = []
-    for stem, page_titles in titles.items():
-        folder = f"{inputs.programs_folder}/{stem}/"
+    for source in site_map.nav:
+        folder = f"{programs_folder}/{Path(source).stem}/"
         if folder in by_folder:
-            pages.append(ProgramFolder(folder, page_titles, tuple(sorted(by_folder.pop(folder)))))
+            if source not in site_map.titles:
+                raise ValueError(f"the nav of {site_map.where} gives {source} no title: the archive's README names "
+                                 "each folder's page by its title")
+            pages.append(ProgramFolder(folder, site_map.titles[source], tuple(sorted(by_folder.pop(folder)))))
     if by_folder:
         raise ValueError(f"programs in {sorted(by_folder)} belong to no page of the nav: the archive's README "
                          "names each folder's page")
