@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -59,6 +60,20 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return (0, False, 0) if path == FIRST_FILE else (POSITION[file_layer[path]], path not in own_build, -file_tests[path])
 
     items.sort(key=lambda item: rank(item.nodeid.split("::")[0]))  # stable: each file keeps its own order
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """In a pytest-xdist worker, torch (imported by the oracle tests) gets the worker's share of the cores.
+
+    Left at one thread per core, each of torch's calls wakes an OpenMP thread on the core another worker
+    is using, and it spins there: beside the torch oracle tests, the other worker ran at a third of its
+    speed. Its results stay within the tests' tolerances either way (they are another rounding of the
+    same products). numpy's OpenBLAS is left as it is: its thread count is part of the build cache's keys.
+    """
+    torch = sys.modules.get("torch")
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if torch is not None and workers > 1:
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) // workers))
 
 
 @pytest.fixture(scope="session")
