@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -31,33 +32,60 @@ OWN_BUILD_FIXTURES = {"plain_site"}  # a whole build besides the session's
 # number of tests). Each worker takes the next file when it runs short, so the order decides how the
 # two end: the longest file first (its worker builds the site for both), the unit files next (the other
 # worker runs them while the site is built), then the browser files and last the built-HTML files;
-# within a layer, the files that make a build of their own first, then those with more tests.
+# within a layer, the files that make a build of their own first, then the longest files (a long file
+# handed out last would keep one worker busy while the other waits), then those with more tests.
+# A file is placed by the heaviest of its tests that the run selects: under -m unit, a file whose other
+# tests need the site is placed with the unit files.
 FIRST_FILE = "tests/browser/test_browser.py"
 LAYERS = ("unit", "build", "browser")  # lightest to heaviest: a file is in the layer of its heaviest test
 POSITION = {"unit": 1, "browser": 2, "build": 3}  # where a layer's files go in the order
+# The files whose unit tests take longest, longest first (seconds of one worker on the idle machine).
+LONGEST_FILES = (
+    "tests/qkv/test_learning_results.py",  # 26: every run of two seeds retrained
+    "tests/build/test_figures.py",  # 13: every figure drawn in both languages and schemes
+    "tests/build/test_figure_legibility.py",  # 10: every figure drawn again, as pixels
+    "tests/build/test_perturbed_numerics.py",  # 6
+    "tests/qkv/test_tiled.py",  # 5
+    "tests/pages/test_why_sqrt_dk.py",  # 5
+    "tests/qkv/test_properties.py",  # 5
+    "tests/build/test_search_segmentation.py",  # 4
+    "tests/build/test_benchmarks.py",  # 4
+    "tests/build/test_build_cache.py",  # 3
+    "tests/qkv/test_float16.py",  # 3
+)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def _layer(item: pytest.Item) -> str:
+    needs = set(getattr(item, "fixturenames", ()))
+    if item.get_closest_marker("browser") or needs & BROWSER_FIXTURES:
+        return "browser"
+    if item.get_closest_marker("build") or needs & BUILD_FIXTURES:
+        return "build"
+    return "unit"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    builds = {item.nodeid for item in items
+              if item.get_closest_marker("build") or set(getattr(item, "fixturenames", ())) & OWN_BUILD_FIXTURES}
+    for item in items:  # before -m deselects anything: it selects by these marks
+        item.add_marker(getattr(pytest.mark, _layer(item)))
+    yield
     file_layer: dict[str, str] = {}
     file_tests: dict[str, int] = {}
     own_build: set[str] = set()
-    for item in items:
-        needs = set(getattr(item, "fixturenames", ()))
+    for item in items:  # the tests the run selected
         path = item.nodeid.split("::")[0]
-        if item.get_closest_marker("build") or needs & OWN_BUILD_FIXTURES:
+        if item.nodeid in builds:
             own_build.add(path)
-        if item.get_closest_marker("browser") or needs & BROWSER_FIXTURES:
-            layer = "browser"
-        elif item.get_closest_marker("build") or needs & BUILD_FIXTURES:
-            layer = "build"
-        else:
-            layer = "unit"
-        item.add_marker(getattr(pytest.mark, layer))
-        file_layer[path] = max(file_layer.get(path, "unit"), layer, key=LAYERS.index)
+        file_layer[path] = max(file_layer.get(path, "unit"), _layer(item), key=LAYERS.index)
         file_tests[path] = file_tests.get(path, 0) + 1
 
-    def rank(path: str) -> tuple[int, bool, int]:
-        return (0, False, 0) if path == FIRST_FILE else (POSITION[file_layer[path]], path not in own_build, -file_tests[path])
+    def rank(path: str) -> tuple[int, bool, int, int]:
+        if path == FIRST_FILE:
+            return (0, False, 0, 0)
+        longest = LONGEST_FILES.index(path) if path in LONGEST_FILES else len(LONGEST_FILES)
+        return (POSITION[file_layer[path]], path not in own_build, longest, -file_tests[path])
 
     items.sort(key=lambda item: rank(item.nodeid.split("::")[0]))  # stable: each file keeps its own order
 
