@@ -9,13 +9,16 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import pytest
-from build_support import SITE_BUILD, build_site, shared_folder
-from repository import ROOT, SITE_URL, the_project
 
-from qkv_site.project import Project
+# The fixtures import the helpers of tests/support/ when they run: pytest-xdist's controller, which runs no
+# test, imports this file too, and the project these helpers load (mkdocs.yml, with its plugins) kept it 1.3 s
+# from starting the workers.
+if TYPE_CHECKING:
+    from qkv_site.project import Project
 
 # The three layers of the suite (markers declared in pyproject.toml). A test is in the layer of the
 # heaviest thing it needs: Chromium (the ``browser`` fixture, or the PDFs made with it), else a built
@@ -107,6 +110,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 @pytest.fixture(scope="session")
 def project() -> Project:
     """`the_project`, for a test that asks for it by name."""
+    from repository import the_project
+
     return the_project()
 
 
@@ -114,7 +119,9 @@ def project() -> Project:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built once per run with ``--strict`` by the first worker that needs it (the others wait
     for it and read the same folder); the session fails here if the build does."""
+    from build_support import SITE_BUILD, build_site, shared_folder
     from filelock import FileLock
+    from repository import ROOT
 
     shared = shared_folder(tmp_path_factory)
     site_dir, record = shared / "site", shared / "site-build.json"
@@ -162,6 +169,8 @@ def tabs(browser):
 @pytest.fixture(scope="session")
 def server(site: Path):
     """The built site on an ephemeral port of 127.0.0.1, under the sub-path it is built for."""
+    from repository import SITE_URL
+
     from qkv_site.tools.local_browser import SiteServer
 
     with SiteServer(site, urlsplit(SITE_URL).path) as running:
