@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -93,18 +92,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     items.sort(key=lambda item: rank(item.nodeid.split("::")[0]))  # stable: each file keeps its own order
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """In a pytest-xdist worker, torch (imported by the oracle tests) gets the worker's share of the cores.
+@pytest.fixture(scope="session")
+def torch():  # type: ignore[no-untyped-def]
+    """PyTorch, the oracle some tests compare qkv with (they are skipped without it). Imported when a test first
+    asks for it: imported by the test modules, it cost every worker 1.3 s of collection.
 
-    Left at one thread per core, each of torch's calls wakes an OpenMP thread on the core another worker
-    is using, and it spins there: beside the torch oracle tests, the other worker ran at a third of its
-    speed. Its results stay within the tests' tolerances either way (they are another rounding of the
-    same products). numpy's OpenBLAS is left as it is: its thread count is part of the build cache's keys.
+    In a pytest-xdist worker it gets the worker's share of the cores: left at one thread per core, each of
+    torch's calls woke an OpenMP thread on the core another worker was using, and it spun there (beside the
+    oracle tests, the other worker ran at a third of its speed). Its results stay within the tests' tolerances
+    either way: they are another rounding of the same products. numpy's OpenBLAS is left as it is: its thread
+    count is part of the build cache's keys.
     """
-    torch = sys.modules.get("torch")
+    torch = pytest.importorskip("torch")
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    if torch is not None and workers > 1:
+    if workers > 1:
         torch.set_num_threads(max(1, (os.cpu_count() or 1) // workers))
+    return torch
 
 
 @pytest.fixture(scope="session")
