@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import pytest
-from build_support import SITE_BUILD, build_site, shared_folder
-from repository import ROOT, SITE_URL, the_project
 
-from qkv_site.project import Project
+# The fixtures import the helpers of tests/support/ when they run: pytest-xdist's controller, which runs no
+# test, imports this file too, and the project these helpers load (mkdocs.yml, with its plugins) kept it 1.3 s
+# from starting the workers.
+if TYPE_CHECKING:
+    from qkv_site.project import Project
 
 # The three layers of the suite (markers declared in pyproject.toml). A test is in the layer of the
 # heaviest thing it needs: Chromium (the ``browser`` fixture, or the PDFs made with it), else a built
@@ -30,40 +34,86 @@ OWN_BUILD_FIXTURES = {"plain_site"}  # a whole build besides the session's
 # number of tests). Each worker takes the next file when it runs short, so the order decides how the
 # two end: the longest file first (its worker builds the site for both), the unit files next (the other
 # worker runs them while the site is built), then the browser files and last the built-HTML files;
-# within a layer, the files that make a build of their own first, then those with more tests.
+# within a layer, the files that make a build of their own first, then the longest files (a long file
+# handed out last would keep one worker busy while the other waits), then those with more tests.
+# A file is placed by the heaviest of its tests that the run selects: under -m unit, a file whose other
+# tests need the site is placed with the unit files.
 FIRST_FILE = "tests/browser/test_browser.py"
 LAYERS = ("unit", "build", "browser")  # lightest to heaviest: a file is in the layer of its heaviest test
 POSITION = {"unit": 1, "browser": 2, "build": 3}  # where a layer's files go in the order
+# The files whose unit tests take longest, longest first (seconds of one worker on the idle machine).
+LONGEST_FILES = (
+    "tests/qkv/test_learning_results.py",  # 31: the runs of two seeds retrained, the results script run
+    "tests/build/test_figures.py",  # 13: every figure drawn in both languages and schemes
+    "tests/build/test_figure_legibility.py",  # 10: every figure drawn again, as pixels
+    "tests/build/test_perturbed_numerics.py",  # 6
+    "tests/qkv/test_tiled.py",  # 5
+    "tests/pages/test_why_sqrt_dk.py",  # 5
+    "tests/qkv/test_properties.py",  # 5
+    "tests/build/test_benchmarks.py",  # 4
+    "tests/qkv/test_float16.py",  # 4
+    "tests/build/test_build_cache.py",  # 3
+)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def _layer(item: pytest.Item) -> str:
+    needs = set(getattr(item, "fixturenames", ()))
+    if item.get_closest_marker("browser") or needs & BROWSER_FIXTURES:
+        return "browser"
+    if item.get_closest_marker("build") or needs & BUILD_FIXTURES:
+        return "build"
+    return "unit"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    builds = {item.nodeid for item in items
+              if item.get_closest_marker("build") or set(getattr(item, "fixturenames", ())) & OWN_BUILD_FIXTURES}
+    for item in items:  # before -m deselects anything: it selects by these marks
+        item.add_marker(getattr(pytest.mark, _layer(item)))
+    yield
     file_layer: dict[str, str] = {}
     file_tests: dict[str, int] = {}
     own_build: set[str] = set()
-    for item in items:
-        needs = set(getattr(item, "fixturenames", ()))
+    for item in items:  # the tests the run selected
         path = item.nodeid.split("::")[0]
-        if item.get_closest_marker("build") or needs & OWN_BUILD_FIXTURES:
+        if item.nodeid in builds:
             own_build.add(path)
-        if item.get_closest_marker("browser") or needs & BROWSER_FIXTURES:
-            layer = "browser"
-        elif item.get_closest_marker("build") or needs & BUILD_FIXTURES:
-            layer = "build"
-        else:
-            layer = "unit"
-        item.add_marker(getattr(pytest.mark, layer))
-        file_layer[path] = max(file_layer.get(path, "unit"), layer, key=LAYERS.index)
+        file_layer[path] = max(file_layer.get(path, "unit"), _layer(item), key=LAYERS.index)
         file_tests[path] = file_tests.get(path, 0) + 1
 
-    def rank(path: str) -> tuple[int, bool, int]:
-        return (0, False, 0) if path == FIRST_FILE else (POSITION[file_layer[path]], path not in own_build, -file_tests[path])
+    def rank(path: str) -> tuple[int, bool, int, int]:
+        if path == FIRST_FILE:
+            return (0, False, 0, 0)
+        longest = LONGEST_FILES.index(path) if path in LONGEST_FILES else len(LONGEST_FILES)
+        return (POSITION[file_layer[path]], path not in own_build, longest, -file_tests[path])
 
     items.sort(key=lambda item: rank(item.nodeid.split("::")[0]))  # stable: each file keeps its own order
 
 
 @pytest.fixture(scope="session")
+def torch():  # type: ignore[no-untyped-def]
+    """PyTorch, the oracle some tests compare qkv with (they are skipped without it). Imported when a test first
+    asks for it: imported by the test modules, it cost every worker 1.3 s of collection.
+
+    In a pytest-xdist worker it gets the worker's share of the cores: left at one thread per core, each of
+    torch's calls woke an OpenMP thread on the core another worker was using, and it spun there (beside the
+    oracle tests, the other worker ran at a third of its speed). Its results stay within the tests' tolerances
+    either way: they are another rounding of the same products. numpy's OpenBLAS is left as it is: its thread
+    count is part of the build cache's keys.
+    """
+    torch = pytest.importorskip("torch")
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) // workers))
+    return torch
+
+
+@pytest.fixture(scope="session")
 def project() -> Project:
     """`the_project`, for a test that asks for it by name."""
+    from repository import the_project
+
     return the_project()
 
 
@@ -71,7 +121,9 @@ def project() -> Project:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site, built once per run with ``--strict`` by the first worker that needs it (the others wait
     for it and read the same folder); the session fails here if the build does."""
+    from build_support import SITE_BUILD, build_site, shared_folder
     from filelock import FileLock
+    from repository import ROOT
 
     shared = shared_folder(tmp_path_factory)
     site_dir, record = shared / "site", shared / "site-build.json"
@@ -119,6 +171,8 @@ def tabs(browser):
 @pytest.fixture(scope="session")
 def server(site: Path):
     """The built site on an ephemeral port of 127.0.0.1, under the sub-path it is built for."""
+    from repository import SITE_URL
+
     from qkv_site.tools.local_browser import SiteServer
 
     with SiteServer(site, urlsplit(SITE_URL).path) as running:

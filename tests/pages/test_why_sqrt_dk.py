@@ -30,9 +30,15 @@ def fresh_values() -> Iterator[None]:
     why_sqrt_dk.values.cache_clear()
 
 
-def test_the_values_hold_on_the_page_s_own_data(project: Project) -> None:
-    shown = why_sqrt_dk.values(project)
-    assert shown["gradient"]["above"] and shown["variance_rows"]
+@pytest.fixture(scope="module")
+def own_values(project: Project) -> dict[str, Any]:
+    """The page's values on its own data, computed once for the tests that read them or need them to hold
+    (past values()'s cache, which the tests that change the data clear)."""
+    return why_sqrt_dk.values.__wrapped__(project)
+
+
+def test_the_values_hold_on_the_page_s_own_data(own_values: dict[str, Any]) -> None:
+    assert own_values["gradient"]["above"] and own_values["variance_rows"]
 
 
 def _with_unscaled_jacobian(factor: float, last_factor: float | None = None) -> Callable[..., ScalingStudy]:
@@ -79,15 +85,15 @@ def test_exercise_3_fails_when_scaling_does_not_flatten_the_row(project: Project
 # The programs the page shows ----------------------------------------------------------------------
 
 
-def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints(project: Project) -> None:
+def test_why_sqrt_dk_programs_agree_with_the_values_the_prose_prints(own_values: dict[str, Any]) -> None:
     import math
 
     from qkv_site.figures.softmax_saturation import D_KS
     from qkv_site.figures.softmax_saturation import _study as figure_study
-    from qkv_site.pages.why_sqrt_dk import D_KS_FIGURE, values
+    from qkv_site.pages.why_sqrt_dk import D_KS_FIGURE
     from qkv_site.values.formatting import number
 
-    shown = values(project)
+    shown = own_values
     page = DOCS_SRC / "why-sqrt-dk"
     variance, _ = run_program(page / "variance.py")  # the table's draw, as the reader's program makes it
     study = variance["study"]
@@ -154,14 +160,13 @@ def _figure_changed(curve: str, strategy: str, change):  # type: ignore[no-untyp
     ("max_weight", "d_k", lambda c: c * 2, "dividing by d_k makes the output uniform"),
     ("max_weight", "sqrt_d_k", lambda c: c * np.linspace(1, 2, len(c)), "only with √d_k do the curves hardly change"),
 ])
-def test_the_saturation_figure_s_description_is_checked(project: Project, monkeypatch: pytest.MonkeyPatch, curve: str, strategy: str,
-                                                         change, sentence: str) -> None:  # type: ignore[no-untyped-def]
+def test_the_saturation_figure_s_description_is_checked(own_values: dict[str, Any], project: Project, monkeypatch: pytest.MonkeyPatch,
+                                                         curve: str, strategy: str, change, sentence: str) -> None:  # type: ignore[no-untyped-def]
     from qkv_site.pages import why_sqrt_dk
 
+    assert own_values  # the page's own curves hold
     why_sqrt_dk.values.cache_clear()
     try:
-        why_sqrt_dk.values(project)  # the page's own curves hold
-        why_sqrt_dk.values.cache_clear()
         monkeypatch.setattr(why_sqrt_dk, "scaling_study", _figure_changed(curve, strategy, change))
         with pytest.raises(ClaimError, match=re.escape(sentence)):
             why_sqrt_dk.values(project)

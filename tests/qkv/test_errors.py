@@ -420,8 +420,7 @@ def test_attention_matrix_bytes_rejects_what_is_not_a_dtype(dtype: object) -> No
         attention_matrix_bytes(4, dtype)
 
 
-def test_torch_tensors_that_numpy_cannot_read_are_type_errors() -> None:
-    torch = pytest.importorskip("torch")
+def test_torch_tensors_that_numpy_cannot_read_are_type_errors(torch) -> None:
     with pytest.raises(TypeError, match=r"^q cannot be read as a numpy array .*pass q.detach\(\)"):
         scaled_dot_product_attention(torch.ones(2, 2, requires_grad=True), np.ones((2, 2)), np.ones((2, 2)))
     with pytest.raises(TypeError, match=r"^k is bfloat16, which qkv does not support"):

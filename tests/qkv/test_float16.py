@@ -100,12 +100,14 @@ def test_widen_if_finite_widens_every_finite_float16_and_refuses_every_inf_and_n
         assert not widen_if_finite(block, untouched)
         assert (untouched == 7.0).all()  # not filled
 
-def traced_peak(call: Callable[[], object]) -> int:
-    call()  # first calls allocate caches of their own (the thread pool, numpy's)
+def traced_peak(call: Callable[[], np.ndarray]) -> tuple[int, np.ndarray]:
+    """The traced peak of a second call (first calls allocate caches of their own: the thread pool, numpy's), and
+    what that call returned."""
+    call()
     tracemalloc.start()
     try:
-        call()
-        return tracemalloc.get_traced_memory()[1]
+        result = call()
+        return tracemalloc.get_traced_memory()[1], result
     finally:
         tracemalloc.stop()
 
@@ -131,10 +133,10 @@ def test_float16_needs_no_whole_float32_copy_of_an_input(name: str, shape: tuple
     q32, k32, v32 = (RNG.standard_normal(shape, dtype=np.float32) for _ in range(3))
     q16, k16, v16 = (x.astype(np.float16) for x in (q32, k32, v32))
     heads = 2 * 2 * shape[-2] * shape[-1] * 4 if name == "row maximum" else 0  # two threads' widened k and v heads
-    half, single = traced_peak(lambda: attention(q16, k16, v16)), traced_peak(lambda: attention(q32, k32, v32))
+    (half, output16), (single, _) = traced_peak(lambda: attention(q16, k16, v16)), traced_peak(lambda: attention(q32, k32, v32))
     assert half <= single + heads, f"{name}: float16 {half / 2**20:.2f} MiB, float32 {single / 2**20:.2f} MiB"
     if name != "tiled":  # (its tiles, not its inputs, set tiled attention's memory at this size)
         output = q16.nbytes  # float16, as q
         assert half < output + heads + BLOCK_BUFFERS + CHECK_PIECES, f"{name}: {half / 2**20:.2f} MiB beside the output's {output / 2**20:.0f} MiB"
     widened = attention(*(x.astype(np.float32) for x in (q16, k16, v16)))  # the same blocks, in the same order
-    np.testing.assert_array_equal(attention(q16, k16, v16), widened.astype(np.float16))
+    np.testing.assert_array_equal(output16, widened.astype(np.float16))

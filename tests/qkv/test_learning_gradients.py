@@ -7,10 +7,8 @@ import math
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-
-from qkv.learning import sentences as s  # noqa: E402
-from qkv.learning.network import PROJECTIONS, Parameters, backward, forward, init_parameters  # noqa: E402
+from qkv.learning import sentences as s
+from qkv.learning.network import PROJECTIONS, Parameters, backward, forward, init_parameters
 
 # Sentences of different lengths (so the batch has padding) from every frame, with both answers.
 SENTENCES = [
@@ -24,7 +22,7 @@ SENTENCES = [
 LABELS = [s.ANIMAL, s.PLACE, s.ANIMAL, s.PLACE, s.PLACE, s.PLACE]
 
 
-def torch_loss(params: dict, batch: s.Sentences, *, n_layers: int, projections: str, scale: float):
+def torch_loss(torch, params: dict, batch: s.Sentences, *, n_layers: int, projections: str, scale: float):
     """The same model in torch, written independently of qkv.learning.network; returns (loss, scores per layer)."""
     ids = torch.from_numpy(batch.ids)
     n = ids.shape[1]
@@ -58,7 +56,7 @@ def random_parameters(seed: int, *, d_model: int, d_k: int, n_layers: int, proje
 @pytest.mark.parametrize("projections", PROJECTIONS)
 @pytest.mark.parametrize("n_layers", [1, 2])
 @pytest.mark.parametrize("scale", [None, 1.0])
-def test_every_gradient_matches_torch_autograd(projections: str, n_layers: int, scale: float | None) -> None:
+def test_every_gradient_matches_torch_autograd(torch, projections: str, n_layers: int, scale: float | None) -> None:
     d_model = 6
     d_k = d_model if projections == "none" else 5
     scale = 1.0 / math.sqrt(d_k) if scale is None else scale
@@ -70,7 +68,7 @@ def test_every_gradient_matches_torch_autograd(projections: str, n_layers: int, 
     ours = backward(params, fwd, projections=projections)
 
     theirs = {name: torch.tensor(value, requires_grad=True) for name, value in params.items()}
-    loss, scores = torch_loss(theirs, batch, n_layers=n_layers, projections=projections, scale=scale)
+    loss, scores = torch_loss(torch, theirs, batch, n_layers=n_layers, projections=projections, scale=scale)
     loss.backward()
     assert fwd.loss == pytest.approx(loss.item(), rel=1e-12)
     assert set(ours.grads) == set(params)

@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-
-from qkv import attention_output, causal_mask, scaled_dot_product_attention, tiled_attention  # noqa: E402
+from qkv import attention_output, causal_mask, scaled_dot_product_attention, tiled_attention
 
 TOLERANCE = 1e-6
 N_CASES = 100
@@ -69,7 +67,7 @@ def random_case(seed: int, dtype: str) -> dict:
     return case
 
 
-def torch_attention(case: dict) -> tuple:
+def torch_attention(torch, case: dict) -> tuple:
     """torch's fused attention, plus its weights computed as softmax(QKᵀ·scale masked)."""
     shape = np.broadcast_shapes(case["q"].shape[:-2], case["k"].shape[:-2])
     q, k, v = (
@@ -87,18 +85,18 @@ def torch_attention(case: dict) -> tuple:
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("seed", range(N_CASES))
-def test_matches_torch(seed: int, dtype: str) -> None:
+def test_matches_torch(torch, seed: int, dtype: str) -> None:
     case = random_case(seed, dtype)
     output, weights = scaled_dot_product_attention(**case)
     assert output.dtype == dtype and weights.dtype == dtype
-    torch_output, torch_weights = torch_attention(case)
+    torch_output, torch_weights = torch_attention(torch, case)
     assert_close(output, torch_output, dtype)
     assert_close(weights, torch_weights, dtype)
     assert_close(attention_output(**case), torch_output, dtype)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_causal_mask_matches_torch_is_causal(dtype: str) -> None:
+def test_causal_mask_matches_torch_is_causal(torch, dtype: str) -> None:
     rng = np.random.default_rng(99)
     q, k, v = (rng.normal(size=(2, 4, 9, 16)).astype(dtype) for _ in range(3))
     output, _ = scaled_dot_product_attention(q, k, v, mask=causal_mask(9))
@@ -110,7 +108,7 @@ def test_causal_mask_matches_torch_is_causal(dtype: str) -> None:
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize(("n_q", "n_k"), [(9, 9), (4, 11), (11, 4)])
-def test_is_causal_matches_torch_also_when_n_q_and_n_k_differ(dtype: str, n_q: int, n_k: int) -> None:
+def test_is_causal_matches_torch_also_when_n_q_and_n_k_differ(torch, dtype: str, n_q: int, n_k: int) -> None:
     rng = np.random.default_rng(n_q * 100 + n_k)
     q = rng.normal(size=(2, 3, n_q, 16)).astype(dtype)
     k, v = (rng.normal(size=(2, 3, n_k, 16)).astype(dtype) for _ in range(2))
@@ -123,7 +121,7 @@ def test_is_causal_matches_torch_also_when_n_q_and_n_k_differ(dtype: str, n_q: i
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize(("heads", "kv_heads"), [(8, 2), (8, 1), (4, 4)])
 @pytest.mark.parametrize("n_q", [1, 7, 40])  # 1 and 7 take attention_output's decode path, 40 its key blocks
-def test_enable_gqa_matches_torch(dtype: str, heads: int, kv_heads: int, n_q: int) -> None:
+def test_enable_gqa_matches_torch(torch, dtype: str, heads: int, kv_heads: int, n_q: int) -> None:
     rng = np.random.default_rng(heads * 10 + kv_heads + n_q)
     q = rng.normal(size=(2, heads, n_q, 16)).astype(dtype)
     k, v = (rng.normal(size=(2, kv_heads, 9, 16)).astype(dtype) for _ in range(2))
@@ -139,7 +137,7 @@ GQA_MASKS = [(300,), (3, 300), (8, 1, 300), (2, 8, 3, 300)]
 
 @pytest.mark.parametrize("mask_shape", GQA_MASKS)
 @pytest.mark.parametrize("is_causal", [False, True])
-def test_enable_gqa_with_a_mask_or_causal_matches_torch(mask_shape: tuple[int, ...], is_causal: bool) -> None:
+def test_enable_gqa_with_a_mask_or_causal_matches_torch(torch, mask_shape: tuple[int, ...], is_causal: bool) -> None:
     rng = np.random.default_rng(len(mask_shape))
     q = rng.normal(size=(2, 8, 3, 16))  # 3 query rows: the decode path, the group's rows stacked
     k, v = rng.normal(size=(2, 2, 300, 16)), rng.normal(size=(2, 2, 300, 8))
@@ -156,7 +154,7 @@ def test_enable_gqa_with_a_mask_or_causal_matches_torch(mask_shape: tuple[int, .
     assert_close(tiled_attention(q, k, v, block_size=64, **options), expected, "float64")
 
 
-def test_enable_gqa_float16_decode_matches_torch() -> None:
+def test_enable_gqa_float16_decode_matches_torch(torch) -> None:
     rng = np.random.default_rng(816)
     q = rng.normal(size=(1, 32, 1, 64)).astype(np.float16)  # Mistral-7B's heads: 32 query heads, 8 K/V heads
     k, v = (rng.normal(size=(1, 8, 2000, 64)).astype(np.float16) for _ in range(2))
@@ -166,7 +164,7 @@ def test_enable_gqa_float16_decode_matches_torch() -> None:
     np.testing.assert_allclose(ours.astype(np.float64), expected.double().numpy(), rtol=0, atol=5e-4)
 
 
-def test_float16_is_at_least_as_accurate_as_torch_float16() -> None:
+def test_float16_is_at_least_as_accurate_as_torch_float16(torch) -> None:
     # Both compute in float32 and round to float16; against the float64 answer of the same
     # float16 inputs, qkv's error must not exceed PyTorch's (it was 3-4× larger in pure float16).
     rng = np.random.default_rng(16)
@@ -181,7 +179,7 @@ def test_float16_is_at_least_as_accurate_as_torch_float16() -> None:
     assert our_error <= 2**-11  # half a float16 unit at 1, and the outputs are within ±1
 
 
-def test_the_reproducer_of_float16_overflow_matches_torch() -> None:
+def test_the_reproducer_of_float16_overflow_matches_torch(torch) -> None:
     q = np.full((1, 16), 64, np.float16)  # q·k = 65,536: past the float16 maximum in pure float16
     expected = torch.nn.functional.scaled_dot_product_attention(*(torch.from_numpy(q),) * 3).numpy()
     assert np.array_equal(scaled_dot_product_attention(q, q, q).output, expected)

@@ -60,6 +60,7 @@ def _gb2312_characters() -> set[int]:
     return characters
 
 
+@cache  # a frozenset, the same for the life of the process; decoding GB2312 takes about 10 ms
 def repertoire() -> frozenset[int]:
     """The code points the static font keeps: GB2312 plus Latin, Greek, punctuation, arrows, math signs.
 

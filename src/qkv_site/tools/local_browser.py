@@ -79,7 +79,12 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 class SiteServer:
-    """A built site served on an ephemeral port of 127.0.0.1 under ``prefix``, in a daemon thread."""
+    """A built site served on an ephemeral port of 127.0.0.1 under ``prefix``, in a daemon thread.
+
+    The thread looks for the signal to stop every `POLL_SECONDS`: with the standard library's 0.5 s, every
+    stop (the end of a PDF edition's prints, of a test that serves a page) waited up to half a second."""
+
+    POLL_SECONDS = 0.02
 
     def __init__(self, directory: Path, prefix: str = "/") -> None:
         assert prefix.startswith("/") and prefix.endswith("/"), prefix
@@ -89,7 +94,8 @@ class SiteServer:
         self.host = f"127.0.0.1:{self.httpd.server_address[1]}"
         self.root = f"http://{self.host}{prefix}"
         self.prefix = prefix
-        self.thread = threading.Thread(target=self.httpd.serve_forever, name=f"site-server{prefix}", daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(self.POLL_SECONDS,), name=f"site-server{prefix}",
+                                       daemon=True)
 
     def url(self, site_path: str) -> str:
         """The absolute URL of a site-relative path (``/en/worked-example/`` → http://…/prefix/en/worked-example/)."""
