@@ -145,27 +145,25 @@ def _plugin_name(entry: str | dict[str, Any]) -> str:
     return entry if isinstance(entry, str) else next(iter(entry))
 
 
-def capture(store: Path, site: Path) -> None:
-    config = _config(site)
-    kept = Capture()
-    config.plugins["qkv-capture"] = kept
+def _build_with(config: MkDocsConfig, name: str, plugin: BasePlugin) -> None:  # type: ignore[type-arg]
+    """`mkdocs build` of ``config`` with ``plugin`` added last, as the command runs it (start-up and shutdown)."""
+    config.plugins[name] = plugin
     config.plugins.on_startup(command="build", dirty=False)
     try:
         build(config)
     finally:
         config.plugins.on_shutdown()
+
+
+def capture(store: Path, site: Path) -> None:
+    kept = Capture()
+    _build_with(_config(site), "qkv-capture", kept)
     store.write_bytes(pickle.dumps(kept.pages))
 
 
 def replay(store: Path, site: Path, captured_site: Path) -> None:
-    config = _config(site, drop=COMPUTING)
     replayed = Replay(pickle.loads(store.read_bytes()), captured_site)
-    config.plugins["qkv-replay"] = replayed
-    config.plugins.on_startup(command="build", dirty=False)
-    try:
-        build(config)
-    finally:
-        config.plugins.on_shutdown()
+    _build_with(_config(site, drop=COMPUTING), "qkv-replay", replayed)
     replayed.copy_written_after_pages(site)
 
 
