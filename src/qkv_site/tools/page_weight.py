@@ -1,8 +1,11 @@
 """How many bytes a reader downloads for each page, as Chromium requests it: the page read to its end.
 
-A page is opened in a new browser context (nothing cached) in one colour scheme and scrolled to its
-end in steps of half a window, so that every lazy figure of the shown scheme is fetched; a page's
-widgets draw themselves (the learned-attention widget fetches its model). Every file of the site the
+A page is opened with nothing cached in one colour scheme and scrolled to its end a window at a time,
+so that every part of it, and every lazy figure of the shown scheme, comes on screen; a page's widgets
+draw themselves. One tab reads every page (`Reader`), its cache turned off as DevTools' "Disable
+cache" does and its storage emptied after each page, so each page fetches what a first visit fetches,
+as a new browser context for each page would, at a fraction of the browser's work
+(``tests/browser/test_browser_page_weight.py`` holds the two equal on a page). Every file of the site the
 browser asked for is then counted at its gzip -9 size (already compressed files, woff and png, as
 they are), by category. The sizes are read from the built files, not timed, so a page weighs the
 same on every run: ``benchmarks/site_build.py`` prints them beside their targets and budgets, and
@@ -41,13 +44,13 @@ CATEGORIES = ("html", "css", "js", "figures", "images", "fonts", "data", "search
 COMPRESSED = {".woff", ".woff2", ".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico"}
 WINDOW = {"width": 1280, "height": 900}
 
-# A reader who reads to the end: each lazy figure is fetched when it comes near; then every image
+# A reader who reads to the end, a window at a time: each lazy figure is fetched when it comes near; then every image
 # shown has arrived and every widget has drawn itself (the learned widget draws its first state from the
 # page's numbers: its model comes only when the reader uses it, which this reader does not; the small
 # playground of an article page waits behind its "open" button, which this reader does not press).
 READ_TO_END_JS = """async () => {
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-  for (let y = 0; y < document.body.scrollHeight; y += innerHeight / 2) {
+  for (let y = 0; y < document.body.scrollHeight; y += innerHeight) {
     scrollTo(0, y);
     await wait(50);
   }
@@ -145,9 +148,37 @@ def site_files(site: Path, requested: Iterable[str], prefix: str = "/") -> dict[
     return files
 
 
+class Reader:
+    """One tab in ``color_scheme`` that reads page after page as a first visit would: the browser's cache off (every
+    file is requested again), the site's storage emptied after each page (Material keeps a reader's choices there)."""
+
+    def __init__(self, browser: Browser, server: SiteServer, site_map: SiteMap, color_scheme: str = "light") -> None:
+        self.server, self.site_map = server, site_map
+        self.context = browser.new_context(viewport=WINDOW, color_scheme=color_scheme)  # type: ignore[arg-type]
+        self.page = self.context.new_page()
+        devtools = self.context.new_cdp_session(self.page)
+        devtools.send("Network.enable")
+        devtools.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        self.requested: list[str] = []
+        self.page.on("request", lambda request: self.requested.append(request.url))
+
+    def read(self, source: str, lang: str) -> PageWeight:
+        """What the page of ``source`` in ``lang`` makes this tab download, read to its end."""
+        self.page.goto("about:blank")
+        self.requested.clear()
+        self.page.goto(self.server.url(self.site_map.page(source, lang).url), wait_until="load")
+        self.page.evaluate(READ_TO_END_JS)
+        self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        return _weight(self.server, source, lang, self.requested)
+
+    def close(self) -> None:
+        self.context.close()
+
+
 def measure_page(browser: Browser, server: SiteServer, source: str, lang: str, site_map: SiteMap,
                  color_scheme: str = "light") -> PageWeight:
-    """What one page makes a new tab in ``color_scheme`` download, read to its end."""
+    """What one page makes a new browser context in ``color_scheme`` download, read to its end (what `Reader`
+    stands for)."""
     requested: list[str] = []
     context = browser.new_context(viewport=WINDOW, color_scheme=color_scheme)  # type: ignore[arg-type]
     try:
@@ -157,13 +188,17 @@ def measure_page(browser: Browser, server: SiteServer, source: str, lang: str, s
         page.evaluate(READ_TO_END_JS)
     finally:
         context.close()
+    return _weight(server, source, lang, requested)
+
+
+def _weight(server: SiteServer, source: str, lang: str, requested: list[str]) -> PageWeight:
     local = [urlsplit(url).path for url in requested if urlsplit(url).netloc == server.host]
     return PageWeight(source, lang, site_files(server.directory, local, server.prefix))
 
 
 def measure_site(site: Path, config: Path = Path("mkdocs.yml"), color_scheme: str = "light",
                  sources: Iterable[str] | None = None) -> dict[tuple[str, str], PageWeight]:
-    """Every page of the nav (or of ``sources``) in every language, each read to its end in a new tab."""
+    """Every page of the nav (or of ``sources``) in every language, each read to its end by one `Reader`."""
     from playwright.sync_api import sync_playwright
 
     site_map = load_site_map(config)
@@ -171,9 +206,10 @@ def measure_site(site: Path, config: Path = Path("mkdocs.yml"), color_scheme: st
     with SiteServer(site) as server, sync_playwright() as playwright:
         browser = launch_chromium(playwright)
         try:
+            reader = Reader(browser, server, site_map, color_scheme)
             for lang in site_map.languages:
                 for source in site_map.nav if sources is None else sources:
-                    weights[source, lang] = measure_page(browser, server, source, lang, site_map, color_scheme)
+                    weights[source, lang] = reader.read(source, lang)
         finally:
             browser.close()
     return weights
