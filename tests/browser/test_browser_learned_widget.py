@@ -1,30 +1,30 @@
-"""The learned-attention widget in Chromium, on its own small test site (tests/support/learned_widget_support.py):
-the reader's sentences computed as qkv.learning computes them, the address, the messages, a phone's width; the first
+"""The learned-attention widgets in Chromium, on the article's learned-attention page of the session's build: the
+reader's sentences computed as qkv.learning computes them, the address, the messages, a phone's width; the first
 state drawn from the page's numbers, the model fetched only when the reader first uses the widget."""
 
 from __future__ import annotations
 
-import gzip
 import re
 from urllib.parse import urlsplit
 
 import numpy as np
 import pytest
 from browser_support import DESKTOP, PHONE, TIMEOUT_MS, SiteServer
-from learned_widget_support import RESULTS, sentences, widget_site
+from learned_widget_support import RESULTS, sentences
+from site_pages import page_url
 
 from qkv.learning.rollout import rollout_weights
 from qkv_site.builder.learned_models import export, exported_model
+from qkv_site.tools.page_weight import site_files
 
 READY = ".qkv-learned-widget[data-qkv-ready]"
 
 
-@pytest.fixture(scope="module")
-def widget_server(tmp_path_factory: pytest.TempPathFactory, browser):
-    site = widget_site(tmp_path_factory.mktemp("learned-widget"))
-    with SiteServer(site, "/") as running:
-        running.site = site
-        yield running
+# The page with both widgets, in each language (a site path, as SiteServer.url takes it), and the widgets' own files
+# (their scripts, their stylesheet, their models: the page's learned-model-<task>.json) by the start of their paths.
+WIDGET_PAGE = {lang: page_url("learned-attention.md", lang) for lang in ("zh", "en")}
+WIDGET_FILES = ("assets/javascripts/learned/", "assets/stylesheets/learned.css", "learned-attention/learned-model-",
+                "en/learned-attention/learned-model-")
 
 
 def open_widget(tab, server: SiteServer, path: str) -> None:
@@ -57,11 +57,11 @@ def shown(tab, task: str) -> dict:
     }""")
 
 
-def test_sentences_typed_into_the_widget_get_qkv_learnings_answer_rows_and_rollout(tabs, widget_server) -> None:
+def test_sentences_typed_into_the_widget_get_qkv_learnings_answer_rows_and_rollout(tabs, server) -> None:
     models = {task: exported_model(export(RESULTS, task)) for task in ("coreference", "referent")}
     largest = 0.0
-    with tabs.open(widget_server, viewport=DESKTOP) as tab:
-        open_widget(tab, widget_server, "/en/widget/")
+    with tabs.open(server, viewport=DESKTOP) as tab:
+        open_widget(tab, server, WIDGET_PAGE["en"])
         typed = sentences()
         assert len(typed) >= 20 and any(status not in ("train", "other") for _, _, status in typed)
         for task, sentence, status in typed:
@@ -86,10 +86,10 @@ def test_sentences_typed_into_the_widget_get_qkv_learnings_answer_rows_and_rollo
     print(f"largest difference from numpy over {len(typed)} sentences: {largest:.2e}")
 
 
-def test_a_shared_link_restores_the_sentence_and_the_removed_edge(tabs, widget_server) -> None:
+def test_a_shared_link_restores_the_sentence_and_the_removed_edge(tabs, server) -> None:
     sentence = "the dog didn't cross the road because it was too muddy"
-    with tabs.open(widget_server, viewport=DESKTOP) as tab:
-        open_widget(tab, widget_server, "/widget/?coreference=" + sentence.replace(" ", "+") + "&coreference-cut=5&coreference-layers=2")
+    with tabs.open(server, viewport=DESKTOP) as tab:
+        open_widget(tab, server, WIDGET_PAGE["zh"] + "?coreference=" + sentence.replace(" ", "+") + "&coreference-cut=5&coreference-layers=2")
         root = widget(tab, "coreference")
         assert root.locator("input.qkv-lw-text").input_value() == sentence
         assert root.locator("input[type=checkbox]").is_checked()
@@ -110,9 +110,9 @@ def test_a_shared_link_restores_the_sentence_and_the_removed_edge(tabs, widget_s
         assert root.locator(".qkv-lw-after").count() == 0
 
 
-def test_words_the_model_does_not_know_are_named_and_nothing_is_computed(tabs, widget_server) -> None:
-    with tabs.open(widget_server, viewport=DESKTOP) as tab:
-        open_widget(tab, widget_server, "/widget/")
+def test_words_the_model_does_not_know_are_named_and_nothing_is_computed(tabs, server) -> None:
+    with tabs.open(server, viewport=DESKTOP) as tab:
+        open_widget(tab, server, WIDGET_PAGE["zh"])
         box = widget(tab, "referent").locator("input.qkv-lw-text")
         box.fill("the piano didn't cross the street because it was too purple")
         got = shown(tab, "referent")
@@ -121,13 +121,13 @@ def test_words_the_model_does_not_know_are_named_and_nothing_is_computed(tabs, w
         assert box.get_attribute("aria-invalid") == "true"
 
 
-def test_the_widget_fits_a_phone_and_the_page_weight_is_measured(browser, widget_server) -> None:
+def test_the_widget_fits_a_phone_and_the_page_weight_is_measured(browser, server) -> None:
     from browser_support import LocalOnly
 
-    with LocalOnly(browser, widget_server, viewport=PHONE) as tab:
+    with LocalOnly(browser, server, viewport=PHONE) as tab:
         responses = []
         tab.page.on("response", lambda r: responses.append((r.url, r.status)))
-        open_widget(tab, widget_server, "/en/widget/")
+        open_widget(tab, server, WIDGET_PAGE["en"])
         # nothing of the widget reaches past the screen's edge (the words' table scrolls in its own box)
         wide = tab.page.evaluate("""(width) => [...document.querySelectorAll('.qkv-lw, .qkv-lw *')]
           .filter((e) => !e.closest('.qkv-lw-table table') && e.getBoundingClientRect().right > width)
@@ -136,15 +136,12 @@ def test_the_widget_fits_a_phone_and_the_page_weight_is_measured(browser, widget
         # and for the article's sentences the table fits too, caption and all: its box does not need to scroll
         overflow = tab.page.evaluate("() => [...document.querySelectorAll('.qkv-lw-table')].map((box) => box.scrollWidth - box.clientWidth)")
         assert len(overflow) == 2 and max(overflow) <= 0, f"the words' tables are wider than their boxes by {overflow} px"
-        # (the test site's Material language menu asks for a sitemap it does not have: not the widget's)
-        assert tab.foreign == [] and [url for url, status in responses if status >= 400 and "learned" in url] == []
-        files = {urlsplit(url).path for url, status in responses if status < 400}
-        weight = sum(len(gzip.compress((widget_server.site / (p.lstrip("/") + ("index.html" if p.endswith("/") else ""))).read_bytes(), 9))
-                     for p in files)
-        ours = sum(len(gzip.compress((widget_server.site / p.lstrip("/")).read_bytes(), 9)) for p in files
-                   if "learned" in p)
-        print(f"test page: {len(files)} files, {weight / 1000:.1f} KB gzip; the widget's own: {ours / 1000:.1f} KB gzip")
-        assert ours <= 100_000
+        assert tab.foreign == [] and [url for url, status in responses if status >= 400] == []
+        files = site_files(server.directory, {urlsplit(url).path for url, status in responses if status < 400},
+                           server.prefix)  # path in the site -> gzip bytes
+        ours = sum(size for path, size in files.items() if path.startswith(WIDGET_FILES))
+        print(f"the page: {len(files)} files, {sum(files.values()) / 1000:.1f} KB gzip; the widgets' own: {ours / 1000:.1f} KB gzip")
+        assert 0 < ours <= 100_000, f"the widgets' own files: {ours} bytes gzip"
 
 
 # The widget as the reader meets it: its HTML, its controls' values and its height. Its numbers (data-value,
@@ -172,10 +169,10 @@ def assert_same_view(first: dict, drawn: dict, where: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_a_reader_who_only_scrolls_fetches_no_model_and_sees_what_the_model_draws(tabs, widget_server, lang: str) -> None:
-    with tabs.open(widget_server, viewport=DESKTOP) as tab:
+def test_a_reader_who_only_scrolls_fetches_no_model_and_sees_what_the_model_draws(tabs, server, lang: str) -> None:
+    with tabs.open(server, viewport=DESKTOP) as tab:
         requests = model_requests(tab)
-        open_widget(tab, widget_server, "/widget/" if lang == "zh" else "/en/widget/")
+        open_widget(tab, server, WIDGET_PAGE[lang])
         tab.page.evaluate(SCROLL_JS)
         tab.page.mouse.wheel(0, 400)
         tab.page.wait_for_timeout(300)
@@ -195,13 +192,13 @@ def test_a_reader_who_only_scrolls_fetches_no_model_and_sees_what_the_model_draw
         assert "coreference=" not in tab.page.url  # nothing the reader chose: the address is the page's
 
 
-def test_focusing_a_control_fetches_the_model_and_what_was_typed_meanwhile_is_applied(tabs, widget_server) -> None:
+def test_focusing_a_control_fetches_the_model_and_what_was_typed_meanwhile_is_applied(tabs, server) -> None:
     sentence = "the cat didn't cross the road because it was too tired"
     held: list = []
-    with tabs.open(widget_server, viewport=DESKTOP) as tab:
+    with tabs.open(server, viewport=DESKTOP) as tab:
         requests = model_requests(tab)
         tab.page.route("**/learned-model-coreference.json", lambda route: held.append(route))  # the model arrives when the test lets it
-        open_widget(tab, widget_server, "/en/widget/")
+        open_widget(tab, server, WIDGET_PAGE["en"])
         root = widget(tab, "coreference")
         box = root.locator("input.qkv-lw-text")
         box.focus()
@@ -225,10 +222,10 @@ def test_focusing_a_control_fetches_the_model_and_what_was_typed_meanwhile_is_ap
         assert chosen != sentence and shown(tab, "coreference")["words"] == model.tokens(chosen)
 
 
-def test_a_model_that_cannot_be_fetched_is_said_so_in_the_widget(tabs, widget_server) -> None:
-    with tabs.open(widget_server, viewport=DESKTOP) as tab:
+def test_a_model_that_cannot_be_fetched_is_said_so_in_the_widget(tabs, server) -> None:
+    with tabs.open(server, viewport=DESKTOP) as tab:
         tab.page.route("**/learned-model-referent.json", lambda route: route.fulfill(status=404, body="gone"))
-        open_widget(tab, widget_server, "/widget/")
+        open_widget(tab, server, WIDGET_PAGE["zh"])
         root = widget(tab, "referent")
         root.locator("input.qkv-lw-text").focus()
         message = root.locator(".qkv-lw-message")
@@ -237,11 +234,11 @@ def test_a_model_that_cannot_be_fetched_is_said_so_in_the_widget(tabs, widget_se
         assert root.locator(".qkv-lw-verdict").count() == 1  # the first state stays
 
 
-def test_the_widget_is_drawn_once_its_stylesheet_is_in(tabs, widget_server) -> None:
+def test_the_widget_is_drawn_once_its_stylesheet_is_in(tabs, server) -> None:
     held: list = []
-    with tabs.open(widget_server, viewport=PHONE) as tab:
+    with tabs.open(server, viewport=PHONE) as tab:
         tab.page.route("**/learned.css", lambda route: held.append(route))  # the stylesheet arrives when the test lets it
-        tab.page.goto(widget_server.url("/en/widget/"))
+        tab.page.goto(server.url(WIDGET_PAGE["en"]))
         for _ in range(TIMEOUT_MS // 10):  # until the stylesheet's request has reached the route (Playwright hands it over between calls)
             if held:
                 break
