@@ -20,11 +20,14 @@ from qkv_site.tools.page_weight import site_files
 READY = ".qkv-learned-widget[data-qkv-ready]"
 
 
-# The page with both widgets, in each language (a site path, as SiteServer.url takes it), and the widgets' own files
-# (their scripts, their stylesheet, their models: the page's learned-model-<task>.json) by the start of their paths.
+# The page with both widgets, in each language (a site path, as SiteServer.url takes it).
 WIDGET_PAGE = {lang: page_url("learned-attention.md", lang) for lang in ("zh", "en")}
-WIDGET_FILES = ("assets/javascripts/learned/", "assets/stylesheets/learned.css", "learned-attention/learned-model-",
-                "en/learned-attention/learned-model-")
+
+
+def is_widget_file(path: str) -> bool:
+    """Whether a file of the site (its path in the site) is the widgets' own: their scripts, their stylesheet, a model."""
+    return path.startswith(("assets/javascripts/learned/", "assets/stylesheets/learned.css")) or \
+        path.rsplit("/", 1)[-1].startswith("learned-model-")
 
 
 def open_widget(tab, server: SiteServer, path: str) -> None:
@@ -139,7 +142,7 @@ def test_the_widget_fits_a_phone_and_the_page_weight_is_measured(browser, server
         assert tab.foreign == [] and [url for url, status in responses if status >= 400] == []
         files = site_files(server.directory, {urlsplit(url).path for url, status in responses if status < 400},
                            server.prefix)  # path in the site -> gzip bytes
-        ours = sum(size for path, size in files.items() if path.startswith(WIDGET_FILES))
+        ours = sum(size for path, size in files.items() if is_widget_file(path))
         print(f"the page: {len(files)} files, {sum(files.values()) / 1000:.1f} KB gzip; the widgets' own: {ours / 1000:.1f} KB gzip")
         assert 0 < ours <= 100_000, f"the widgets' own files: {ours} bytes gzip"
 
