@@ -139,7 +139,8 @@ def test_the_widget_fits_a_phone_and_the_page_weight_is_measured(browser, server
         # and for the article's sentences the table fits too, caption and all: its box does not need to scroll
         overflow = tab.page.evaluate("() => [...document.querySelectorAll('.qkv-lw-table')].map((box) => box.scrollWidth - box.clientWidth)")
         assert len(overflow) == 2 and max(overflow) <= 0, f"the words' tables are wider than their boxes by {overflow} px"
-        assert tab.foreign == [] and [url for url, status in responses if status >= 400] == []
+        assert tab.foreign == [], f"requests to other hosts: {tab.foreign}"
+        assert [url for url, status in responses if status >= 400] == [], responses
         files = site_files(server.directory, {urlsplit(url).path for url, status in responses if status < 400},
                            server.prefix)  # path in the site -> gzip bytes
         ours = sum(size for path, size in files.items() if is_widget_file(path))
@@ -158,7 +159,7 @@ SCROLL_JS = """async () => { for (let y = 0; y <= document.body.scrollHeight; y 
 
 def model_requests(tab) -> list[str]:
     requests: list[str] = []
-    tab.page.on("request", lambda request: requests.append(request.url) if "learned-model-" in request.url else None)
+    tab.listen("request", lambda request: requests.append(request.url) if "learned-model-" in request.url else None)
     return requests
 
 

@@ -102,12 +102,14 @@ class LocalOnly:
         self.listeners.append((event, handler))
 
     def reset(self) -> None:
-        """Leave the tab as a new one would be for the next test (`Tabs`): the test's listeners
-        removed, the site's storage (Material's palette and tabs, the clipboard) emptied, the media
-        emulation and the pointer back to where a new page has them, an empty document on display."""
+        """Leave the tab as a new one would be for the next test (`Tabs`): the test's listeners and its
+        routes (``page.route``: a file held back or answered by the test) removed, the site's storage
+        (Material's palette and tabs, the clipboard) emptied, the media emulation and the pointer back
+        to where a new page has them, an empty document on display."""
         for event, handler in self.listeners:
             self.page.remove_listener(event, handler)
         self.listeners.clear()
+        self.page.unroute_all(behavior="ignoreErrors")  # the tab's own filter, LocalOnly._route, is the context's
         if self.page.url.startswith(self.server.root):
             clipboard = "navigator.clipboard.writeText('')" if "clipboard-write" in self.options.get("permissions", ()) else "null"
             self.page.evaluate(f"async () => {{ localStorage.clear(); sessionStorage.clear(); await {clipboard}; }}")

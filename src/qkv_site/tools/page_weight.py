@@ -2,10 +2,12 @@
 
 A page is opened with nothing cached in one colour scheme and scrolled to its end a window at a time,
 so that every part of it, and every lazy figure of the shown scheme, comes on screen; a page's widgets
-draw themselves. One tab reads every page (`Reader`), its cache turned off as DevTools' "Disable
-cache" does and its storage emptied after each page, so each page fetches what a first visit fetches,
-as a new browser context for each page would, at a fraction of the browser's work
-(``tests/browser/test_browser_page_weight.py`` holds the two equal on a page). Every file of the site the
+draw themselves. One tab reads every page (`Reader`): its cache off, as DevTools' "Disable cache" does,
+so that every file comes from the server as on a first visit, and its localStorage and sessionStorage
+emptied after each page. A new browser context for each page fetches the same files for more than twice
+the browser's work
+(``tests/browser/test_browser_page_weight.py`` holds the two equal on the learned-attention page read
+after the worked example, in both languages). Every file of the site the
 browser asked for is then counted at its gzip -9 size (already compressed files, woff and png, as
 they are), by category. The sizes are read from the built files, not timed, so a page weighs the
 same on every run: ``benchmarks/site_build.py`` prints them beside their targets and budgets, and
@@ -150,25 +152,29 @@ def site_files(site: Path, requested: Iterable[str], prefix: str = "/") -> dict[
 
 class Reader:
     """One tab in ``color_scheme`` that reads page after page as a first visit would: the browser's cache off (every
-    file is requested again), the site's storage emptied after each page (Material keeps a reader's choices there)."""
+    file comes from the server again), its localStorage and sessionStorage emptied after each page (where Material
+    keeps the reader's choices and what it fetched about the repository)."""
 
     def __init__(self, browser: Browser, server: SiteServer, site_map: SiteMap, color_scheme: str = "light") -> None:
         self.server, self.site_map = server, site_map
         self.context = browser.new_context(viewport=WINDOW, color_scheme=color_scheme)  # type: ignore[arg-type]
         self.page = self.context.new_page()
+        self.requested: list[str] = []
+        self.context.on("request", lambda request: self.requested.append(request.url))
         devtools = self.context.new_cdp_session(self.page)
         devtools.send("Network.enable")
         devtools.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        self.requested: list[str] = []
-        self.page.on("request", lambda request: self.requested.append(request.url))
 
     def read(self, source: str, lang: str) -> PageWeight:
         """What the page of ``source`` in ``lang`` makes this tab download, read to its end."""
         self.page.goto("about:blank")
         self.requested.clear()
-        self.page.goto(self.server.url(self.site_map.page(source, lang).url), wait_until="load")
-        self.page.evaluate(READ_TO_END_JS)
-        self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        try:
+            self.page.goto(self.server.url(self.site_map.page(source, lang).url), wait_until="load")
+            self.page.evaluate(READ_TO_END_JS)
+        finally:  # whatever happened, the next page starts with nothing saved by this one
+            if self.page.url.startswith(self.server.root):
+                self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         return _weight(self.server, source, lang, self.requested)
 
     def close(self) -> None:
@@ -177,8 +183,8 @@ class Reader:
 
 def measure_page(browser: Browser, server: SiteServer, source: str, lang: str, site_map: SiteMap,
                  color_scheme: str = "light") -> PageWeight:
-    """What one page makes a new browser context in ``color_scheme`` download, read to its end (what `Reader`
-    stands for)."""
+    """What one page makes a new browser context in ``color_scheme`` download, read to its end (the reference the
+    tests hold `Reader` equal to)."""
     requested: list[str] = []
     context = browser.new_context(viewport=WINDOW, color_scheme=color_scheme)  # type: ignore[arg-type]
     try:
