@@ -34,8 +34,9 @@ Full run:
    typeset at build time). Raw and gzip -9 sizes; already compressed files (woff, png) count the
    same in both. A static upper bound: the search is fetched only when the reader goes to search.
 7. page weights, the numbers held to the targets: every page of the nav in both languages, opened
-   in Chromium (a new tab each, nothing cached, light scheme), read to its end (scrolled down so that
-   every lazy figure is fetched, its widgets drawn, the learned-attention widget's models fetched),
+   in Chromium by one tab with its cache off and its storage emptied after each page (a first visit,
+   `page_weight.Reader`), light scheme, read to its end (scrolled down so that every lazy figure is
+   fetched, its widgets drawn; the learned-attention widgets fetch their models only when used),
    every file it requested counted at its gzip -9 size, by category
    (`qkv_site.tools.page_weight`), beside the page's target and the budget
    tests/browser/test_browser_page_weight.py holds it to (the target, or for a page over it what it weighs

@@ -25,7 +25,7 @@ def reader(browser, server: SiteServer):
 def test_the_reader_downloads_what_a_new_browser_context_downloads(browser, reader: Reader, server: SiteServer, lang: str) -> None:
     """The tab that reads every page fetches, for a page read after others, the files a new context fetches for it alone."""
     source = "learned-attention.md"  # figures of both schemes, formulas, the learned widgets
-    reader.read("worked-example.md", lang)  # read before it: what a cache would keep from one page to the next
+    reader.read("worked-example.md", lang)  # read before it: what the tab kept from one page to the next would show
     assert reader.read(source, lang).files == measure_page(browser, server, source, lang, SITE_MAP).files
 
 

@@ -1,4 +1,4 @@
-"""What the learned widgets' tests share: the committed models they serve, and the sentences a reader types."""
+"""What the learned-model tests share: where the committed models are, and the sentences a reader types."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from qkv.learning import referent_sentences as r
 from qkv.learning import sentences as s
 from qkv_site.project import RESULTS_DIR
 
-RESULTS = ROOT / RESULTS_DIR  # the committed learned models, which the site serves beside the learned-attention page
+RESULTS = ROOT / RESULTS_DIR  # the committed learned models, which the build exports beside the learned-attention page
 
 
 def sentences() -> list[tuple[str, str, str]]:
