@@ -115,21 +115,35 @@ ALL_LISTED_JS = """() => {
 }"""
 
 
+# Marks the results on screen as those of the last query (Material lists a new query's results afresh);
+# true if the search box has the focus, where the last query left it.
+MARK_STALE_JS = f"""() => {{
+  document.querySelectorAll('{ITEMS}').forEach((item) => {{ item.dataset.qkvStale = ''; }});
+  return document.activeElement === document.querySelector('input.md-search__input');
+}}"""
+# True once no result of the last query is left and one of this query's is listed.
+FRESH_JS = f"() => document.querySelector('{ITEMS}[data-qkv-stale]') === null && document.querySelector('{ITEMS} a.md-search-result__link') !== null"
+
+
 def search(page, query: str, every: bool = True) -> list[dict]:
     """Type ``query`` into the open page's search box; its result links, top to bottom (with ``every``,
     once the list is scrolled to its end and all are listed; else the first batch, which holds the top 3).
 
-    The box is emptied first and the list waited on until it is empty, so no result of the last query
-    is on screen when this one's are read (the page, and the index its search worker built, stay)."""
+    The results on screen are marked before the query is typed, and read once none of them is left, so
+    no result of the last query is read as one of this one's (the page, and the index its search worker
+    built, stay). Material searches only a query that differs from the last: the same query again is
+    typed into an emptied box. The box is clicked when it does not have the focus (the first query of a
+    page, or one after a click elsewhere), which opens the search."""
     box = page.locator("input.md-search__input")
-    box.click()
-    box.fill("")
-    box.press("End")
-    wait_until(page, f"() => document.querySelector('{ITEMS}') === null", f"the results of the last query to go before {query!r}", polling=100)
+    if box.input_value() == query:
+        box.fill("")
+        box.press("End")
+        wait_until(page, f"() => document.querySelector('{ITEMS}') === null", f"the results of {query!r} to go before it is typed again", polling=100)
+    if not page.evaluate(MARK_STALE_JS):
+        box.click()  # opens the search
     box.fill(query)
     box.press("End")  # Material reads the query on keyup
-    wait_until(page, f"() => document.querySelector('{ITEMS} a.md-search-result__link') !== null",
-               f"Material's search to list a result for {query!r}", polling=100)
+    wait_until(page, FRESH_JS, f"Material's search to list a result for {query!r} in place of the last query's", polling=100)
     if every:
         wait_until(page, ALL_LISTED_JS, f"Material to list every page it counted for {query!r} while the list is scrolled down", polling=100)
     return page.evaluate(STATE_JS)["links"]
