@@ -43,7 +43,7 @@ LAYERS = ("unit", "build", "browser")  # lightest to heaviest: a file is in the 
 POSITION = {"unit": 1, "browser": 2, "build": 3}  # where a layer's files go in the order
 # The files whose unit tests take longest, longest first (seconds of one worker on the idle machine).
 LONGEST_FILES = (
-    "tests/qkv/test_learning_results.py",  # 31: the runs of two seeds retrained, the results script run
+    "tests/qkv/test_learning_results.py",  # 25: the runs of two seeds retrained (the results script reuses them)
     "tests/build/test_figures.py",  # 13: every figure drawn in both languages and schemes
     "tests/build/test_figure_legibility.py",  # 10: every figure drawn again, as pixels
     "tests/build/test_perturbed_numerics.py",  # 6
