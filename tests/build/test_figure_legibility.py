@@ -43,8 +43,9 @@ def looked_at(name: str, lang: str, scheme: str) -> tuple[Backdrop, list[str]]:
     """What the tests read from one drawing of a figure: its texts on their backdrop, and the labels
     that lie on a line (`labels_on_lines`).
 
-    The figure is drawn once to place everything, then again with every text hidden; the pixels
-    under each text's box, flattened onto the page colour, are what that text is read against.
+    The figure is laid out once without its pixels (which texts it draws, and where), then drawn with
+    every text hidden; the pixels under each text's box, flattened onto the page colour, are what that
+    text is read against.
     """
     theme = THEMES[scheme]
     with matplotlib.rc_context(rc(theme)):
@@ -59,7 +60,7 @@ def looked_at(name: str, lang: str, scheme: str) -> tuple[Backdrop, list[str]]:
             draw_text(text, renderer)
 
         with mock.patch.object(Text, "draw", record):
-            canvas.draw()
+            fig.draw_without_rendering()  # every artist drawn to a renderer that paints nothing
         renderer = canvas.get_renderer()
         on_lines = labels_on_lines(fig, renderer)
         texts = list(dict.fromkeys(drawn))
