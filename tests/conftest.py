@@ -44,7 +44,7 @@ POSITION = {"unit": 1, "browser": 2, "build": 3}  # where a layer's files go in 
 # The files whose unit tests take longest, longest first (seconds of one worker on the idle machine).
 LONGEST_FILES = (
     "tests/qkv/test_learning_results.py",  # 25: the runs of two seeds retrained (the results script reuses them)
-    "tests/build/test_figures.py",  # 13: every figure drawn in both languages and schemes
+    "tests/build/test_figures.py",  # 13: every figure drawn in both languages and schemes (3 when a build drew them)
     "tests/build/test_figure_legibility.py",  # 10: every figure drawn again, as pixels
     "tests/build/test_perturbed_numerics.py",  # 6
     "tests/qkv/test_tiled.py",  # 5
