@@ -127,7 +127,8 @@ FRESH_JS = f"() => document.querySelector('{ITEMS}[data-qkv-stale]') === null &&
 
 def search(page, query: str, every: bool = True) -> list[dict]:
     """Type ``query`` into the open page's search box; its result links, top to bottom (with ``every``,
-    once the list is scrolled to its end and all are listed; else the first batch, which holds the top 3).
+    once the list is scrolled to its end and all are listed; else what is listed at once, the first batch or more
+    (the list keeps its scroll from the last query), which holds the top 3).
 
     The results on screen are marked before the query is typed, and read once none of them is left, so
     no result of the last query is read as one of this one's (the page, and the index its search worker
