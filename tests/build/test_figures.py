@@ -29,18 +29,16 @@ EXPECTED = [(lang, name, scheme) for lang in LANGUAGES for name in FIGURES for s
 def rendered(tmp_path_factory: pytest.TempPathFactory, project: Project) -> Path:
     """A folder of this module's with every figure in both languages and schemes: a copy of the build's
     (``.cache/figures/``) when its stamps say they were drawn from these sources on this machine's
-    arithmetic, and still say so once copied; else every figure drawn here. (Whether another process
-    draws the same bytes is the check of tests/build/test_another_machine.py: its build, from a clean copy
-    on other arithmetic, draws every figure again and compares every file with the session's build.)"""
+    arithmetic, else every figure drawn here (render_all also redraws a copy whose stamps no longer
+    hold). (Whether another process draws the same bytes is the check of tests/build/test_another_machine.py:
+    its build, from a clean copy on other arithmetic, draws every figure again and compares every file with
+    the session's build.)"""
     docs = tmp_path_factory.mktemp("figures")
     built = project.cache_dir / "figures"
     if up_to_date(built, project):
         shutil.copytree(built, docs, dirs_exist_ok=True)
-        if up_to_date(built, project) and up_to_date(docs, project):  # no build redrew them meanwhile
-            return docs
-        shutil.rmtree(docs)
-        docs.mkdir()
-    render_all(docs, project)
+    if not up_to_date(docs, project):
+        render_all(docs, project)
     return docs
 
 
