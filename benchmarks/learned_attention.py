@@ -17,7 +17,7 @@ x86-64 kernel, whose sums are ordered differently from the AVX2/AVX-512 ones); `
 findings that hold in every seed on every one of those kernels. The shown seed's (0) baseline
 and referent models are written in full (`qkv.learning.saved.model_data`) with the held-out count
 and the two probe sentences' attention they must reproduce. tests/qkv/test_learning_results.py
-retrains two seeds and checks the robust findings on the machine that runs it.
+retrains the shown seed and checks the robust findings on the machine that runs it.
 """
 
 from __future__ import annotations

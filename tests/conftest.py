@@ -43,7 +43,7 @@ LAYERS = ("unit", "build", "browser")  # lightest to heaviest: a file is in the 
 POSITION = {"unit": 1, "browser": 2, "build": 3}  # where a layer's files go in the order
 # The files whose unit tests take longest, longest first (seconds of one worker on the idle machine).
 LONGEST_FILES = (
-    "tests/qkv/test_learning_results.py",  # 25: the runs of two seeds retrained (the results script reuses seed 0's three)
+    "tests/qkv/test_learning_results.py",  # 13: the shown seed's runs retrained (the results script reuses three of them)
     "tests/build/test_figures.py",  # 13: every figure drawn in both languages and schemes (3 when .cache/figures/ is current)
     "tests/build/test_figure_legibility.py",  # 10: every figure drawn again, as pixels
     "tests/build/test_perturbed_numerics.py",  # 6

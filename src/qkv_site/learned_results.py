@@ -4,8 +4,8 @@
 writes `benchmarks/results/learned_attention.json` (a record per run and seed, the findings counted
 over seeds and OpenBLAS kernels, the machine) and the shown seed's two models,
 `learned_model_coreference.json` and `learned_model_referent.json`. A site build only reads them, so
-the page prints the same numbers on every machine; `tests/qkv/test_learning_results.py` retrains a subset
-and checks the findings the results call robust.
+the page prints the same numbers on every machine; `tests/qkv/test_learning_results.py` retrains the shown
+seed and checks the findings the results call robust.
 
 >>> from qkv_site.project import load_project
 >>> runs = LearnedResults(load_project("mkdocs.yml"))

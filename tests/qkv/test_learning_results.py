@@ -2,8 +2,9 @@
 
 benchmarks/learned_attention.py trained every run over every seed on one machine; the site prints
 those runs and never trains. Training is chaotic (another OpenBLAS kernel trains the same seed to
-other numbers), so the findings the results call robust are retrained here, on this machine, for
-two of the seeds, and must hold again with their margins.
+other numbers), so the findings the results call robust are retrained here, on this machine, for the
+seed the page shows, and must hold again with their margins. (Every seed was trained on three kernels when
+the results were made; this is the check that this machine and this code still train to the same findings.)
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from qkv.learning.runs import RUNS, record
 from qkv.learning.training import LEARNING_RATES, TrainingDiverged
 
 RESULTS = ROOT / "benchmarks" / "results"
-RETRAINED_SEEDS = (0, 1)
 
 
 class Retrained(dict):
@@ -120,14 +120,15 @@ def test_the_committed_findings_are_the_findings_of_the_committed_records(commit
         assert finding["robust"] == all(len(holds) == len(seeds) for holds in everywhere), finding["statement"]
 
 
-def test_every_robust_finding_holds_again_when_two_seeds_are_retrained_here(committed) -> None:
-    """Retrain the runs of two committed seeds on this machine's kernel; each robust finding must hold in both."""
-    retrained = {seed: Retrained(seed) for seed in RETRAINED_SEEDS}
+def test_every_robust_finding_holds_again_when_the_shown_seed_is_retrained_here(committed) -> None:
+    """Retrain the runs of the shown seed on this machine's kernel; each robust finding must hold in it."""
+    seed = committed["shown_seed"]
+    assert seed in committed["seeds"]
+    retrained = Retrained(seed)
     robust = {f["key"] for f in committed["findings"] if f["robust"]}
     assert robust, "the committed results state no robust finding at all"
-    failed = [f"{f.statement} (seed {seed}: {f.value(retrained[seed])})" for f in FINDINGS if f.key in robust
-              for seed in RETRAINED_SEEDS if not f.holds(retrained[seed])]
-    assert not failed, "robust in the committed results, not on this machine: " + "; ".join(failed)
+    failed = [f"{f.statement} ({f.value(retrained)})" for f in FINDINGS if f.key in robust and not f.holds(retrained)]
+    assert not failed, f"robust in the committed results, not on this machine with seed {seed}: " + "; ".join(failed)
 
 
 def test_the_results_script_runs_quick_and_saves_nothing(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,7 +4,7 @@ A `Finding` reads one number from one seed's records (`qkv.learning.runs.record`
 name) and holds in that seed when the number lies inside [low + margin, high − margin]: "never
 reaches 99 %" is a maximum ≤ 0.99 − margin, "at chance" is a distance from 50 % ≤ 0.05 − margin.
 The results script counts the seeds where each holds; only a finding that holds in every seed may
-be written as holding, the others as "in k of N seeds". The unit tests retrain some seeds on the
+be written as holding, the others as "in k of N seeds". The unit tests retrain the shown seed on the
 machine that runs them and check that every finding the committed results call robust still holds
 there: a finding that depends on the machine's floating-point kernel fails that test.
 
