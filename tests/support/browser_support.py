@@ -88,6 +88,7 @@ class LocalOnly:
         self.options = options
         self.foreign: list[str] = []
         self.listeners: list[tuple[str, object]] = []  # what a test added with listen(): reset() removes it
+        self.color_scheme = options.get("color_scheme", "light")  # what reset() gives the page back
         self.context = browser.new_context(**options)
         self.context.set_default_timeout(TIMEOUT_MS)
         self.context.route("**/*", self._route)
@@ -113,10 +114,16 @@ class LocalOnly:
         if self.page.url.startswith(self.server.root):
             clipboard = "navigator.clipboard.writeText('')" if "clipboard-write" in self.options.get("permissions", ()) else "null"
             self.page.evaluate(f"async () => {{ localStorage.clear(); sessionStorage.clear(); await {clipboard}; }}")
-        self.page.emulate_media(media="null", color_scheme=self.options.get("color_scheme", "light"))
+        self.page.emulate_media(media="null", color_scheme=self.color_scheme)
         self.page.mouse.move(0, 0)
         self.page.goto("about:blank")
         self.foreign.clear()
+
+    def emulate(self, viewport: dict, color_scheme: str) -> None:
+        """Give the tab's page this window and preferred colour scheme, as a new context with these options has."""
+        self.page.set_viewport_size(viewport)
+        self.color_scheme = color_scheme
+        self.page.emulate_media(color_scheme=color_scheme)
 
     def _route(self, route) -> None:
         if urlsplit(route.request.url).netloc == self.server.host:
@@ -137,6 +144,11 @@ class LocalOnly:
         self.context.close()
 
 
+# What a borrowed tab sets on its page (`LocalOnly.emulate`) rather than on its context, so that tests that
+# differ only in these share one tab; their values when a test leaves them out, a new context's defaults.
+PAGE_OPTIONS = {"viewport": {"width": 1280, "height": 720}, "color_scheme": "light"}
+
+
 class Tabs:
     """The tabs of one test process, one per set of context options, each reused test after test.
 
@@ -144,7 +156,8 @@ class Tabs:
     loads: about 1.9 CPU seconds a page on the test machines, against 0.7 s for a page loaded in
     a tab that has loaded one before. So a test borrows a tab with `open` and gives it back reset
     (`LocalOnly.reset`): what it sees is what a new tab shows. A test that counts what a page
-    downloads, or that needs a browser with nothing in its cache, makes its own `LocalOnly`.
+    downloads, or that needs a browser with nothing in its cache, makes its own `LocalOnly`. The window
+    and the colour scheme are set on the borrowed tab's page (`PAGE_OPTIONS`), so they do not need a tab each.
     """
 
     def __init__(self, browser) -> None:
@@ -153,11 +166,13 @@ class Tabs:
 
     @contextlib.contextmanager
     def open(self, server: SiteServer, **options) -> Iterator[LocalOnly]:
+        shown = {name: options.pop(name, default) for name, default in PAGE_OPTIONS.items()}
         key = repr(sorted(options.items()))
         tab = self.tabs.pop(key, None)
         if tab is None:
             tab = LocalOnly(self.browser, server, **options)
         tab.server = server
+        tab.emulate(**shown)
         try:
             yield tab
             tab.reset()
