@@ -54,6 +54,10 @@ LONGEST_FILES = (
     "tests/qkv/test_float16.py",  # 4
     "tests/build/test_build_cache.py",  # 3
 )
+# Unit files that check a copy of what the session's build keeps in .cache/ when it is current, and do that work
+# themselves when it is not: in a run that starts with the build (FIRST_FILE), they go after the other unit files,
+# by when the build is done (in a fresh clone, test_figures.py then copies the figures instead of drawing them).
+AFTER_THE_BUILD = ("tests/build/test_figures.py",)
 
 
 def _layer(item: pytest.Item) -> str:
@@ -82,11 +86,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
         file_layer[path] = max(file_layer.get(path, "unit"), _layer(item), key=LAYERS.index)
         file_tests[path] = file_tests.get(path, 0) + 1
 
-    def rank(path: str) -> tuple[int, bool, int, int]:
+    builds_first = FIRST_FILE in file_layer
+
+    def rank(path: str) -> tuple[int, bool, bool, int, int]:
         if path == FIRST_FILE:
-            return (0, False, 0, 0)
+            return (0, False, False, 0, 0)
         longest = LONGEST_FILES.index(path) if path in LONGEST_FILES else len(LONGEST_FILES)
-        return (POSITION[file_layer[path]], path not in own_build, longest, -file_tests[path])
+        after_the_build = builds_first and path in AFTER_THE_BUILD
+        return (POSITION[file_layer[path]], path not in own_build, after_the_build, longest, -file_tests[path])
 
     items.sort(key=lambda item: rank(item.nodeid.split("::")[0]))  # stable: each file keeps its own order
 
