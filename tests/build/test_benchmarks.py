@@ -6,6 +6,7 @@ This checks that the scripts work, not their numbers: those are in benchmarks/re
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,10 @@ TARGETS = {
         "target: mkdocs serve: from saving an edited page to serving it under 3 s",
         "target: every page read to its end in Chromium within its target",
     ],
+    "test_suite": [
+        "target: pytest -m unit within 60 s",
+        "target: the whole suite from a fresh clone within 360 s (2 cores)",
+    ],
 }
 
 
@@ -74,6 +79,16 @@ def test_the_profile_runs_quick_and_times_every_step() -> None:
     assert result.returncode == 0, result.stderr[-3000:]
     for step in ("q·kᵀ", "exp", "row sums", "·v", "add the partial output", "divide", "qkv / PyTorch = "):
         assert step in result.stdout, result.stdout
+
+
+def test_the_test_suite_timer_runs_quick_and_prints_its_targets() -> None:
+    before = committed_results()
+    result = run_quick("test_suite")
+    assert result.returncode == 0, result.stderr[-3000:]
+    for target in TARGETS["test_suite"]:
+        assert target in result.stdout, result.stdout
+    assert re.search(r"tests/qkv/test_softmax\.py alone, one process: [\d.]+ s \(\d+ passed", result.stdout), result.stdout
+    assert committed_results() == before
 
 
 def test_quick_mode_saves_nothing_without_output() -> None:
