@@ -54,9 +54,10 @@ LONGEST_FILES = (
     "tests/qkv/test_float16.py",  # 4
     "tests/build/test_build_cache.py",  # 3
 )
-# Unit files that check a copy of what the session's build keeps in .cache/ when it is current, and do that work
+# Unit files that check a copy of what the session's build keeps in .cache/ when it is current, and draw it
 # themselves when it is not: in a run that starts with the build (FIRST_FILE), they go after the other unit files,
-# by when the build is done (in a fresh clone, test_figures.py then copies the figures instead of drawing them).
+# by which time the build has usually drawn it (in a fresh clone, test_figures.py then copies the figures
+# instead of drawing them; nothing waits for the build).
 AFTER_THE_BUILD = ("tests/build/test_figures.py",)
 
 

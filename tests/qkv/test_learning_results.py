@@ -2,9 +2,10 @@
 
 benchmarks/learned_attention.py trained every run over every seed on one machine; the site prints
 those runs and never trains. Training is chaotic (another OpenBLAS kernel trains the same seed to
-other numbers), so the findings the results call robust are retrained here, on this machine, for the
-seed the page shows, and must hold again with their margins. (Every seed was trained on three kernels when
-the results were made; this is the check that this machine and this code still train to the same findings.)
+other numbers), so the runs of the seed the page shows are retrained here, on this machine, and every
+finding the results call robust must hold again in it with its margin. (Every seed was trained on three
+kernels when the results were made; this test checks, on one seed, that this machine and the current code
+still train to every robust finding.)
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ def test_the_committed_findings_are_the_findings_of_the_committed_records(commit
 
 
 def test_every_robust_finding_holds_again_when_the_shown_seed_is_retrained_here(committed) -> None:
-    """Retrain the runs of the shown seed on this machine's kernel; each robust finding must hold in it."""
+    """Retrain the shown seed's runs that robust findings read on this machine's kernel; each must hold in it."""
     seed = committed["shown_seed"]
     assert seed in committed["seeds"]
     retrained = Retrained(seed)

@@ -120,7 +120,8 @@ class LocalOnly:
         self.foreign.clear()
 
     def emulate(self, viewport: dict, color_scheme: str) -> None:
-        """Give the tab's page this window and preferred colour scheme, as a new context with these options has."""
+        """Give the tab's page this viewport and preferred colour scheme, as a new context with these options gives
+        its first page (another page of the context would keep the context's own)."""
         self.page.set_viewport_size(viewport)
         self.color_scheme = color_scheme
         self.page.emulate_media(color_scheme=color_scheme)
@@ -145,7 +146,8 @@ class LocalOnly:
 
 
 # What a borrowed tab sets on its page (`LocalOnly.emulate`) rather than on its context, so that tests that
-# differ only in these share one tab; their values when a test leaves them out, a new context's defaults.
+# differ only in these share one tab; their values when a test leaves them out, a new context's defaults. (The page's
+# screen takes the viewport's size, as in a context given a viewport and no screen: no test may ask for another.)
 PAGE_OPTIONS = {"viewport": {"width": 1280, "height": 720}, "color_scheme": "light"}
 
 
@@ -156,8 +158,9 @@ class Tabs:
     loads: about 1.9 CPU seconds a page on the test machines, against 0.7 s for a page loaded in
     a tab that has loaded one before. So a test borrows a tab with `open` and gives it back reset
     (`LocalOnly.reset`): what it sees is what a new tab shows. A test that counts what a page
-    downloads, or that needs a browser with nothing in its cache, makes its own `LocalOnly`. The window
-    and the colour scheme are set on the borrowed tab's page (`PAGE_OPTIONS`), so they do not need a tab each.
+    downloads, or that needs a browser with nothing in its cache, makes its own `LocalOnly`. The viewport
+    and the colour scheme are set on the borrowed tab's page (`PAGE_OPTIONS`), so tests that differ only in
+    them share one tab.
     """
 
     def __init__(self, browser) -> None:
@@ -166,6 +169,7 @@ class Tabs:
 
     @contextlib.contextmanager
     def open(self, server: SiteServer, **options) -> Iterator[LocalOnly]:
+        assert not {"screen", "no_viewport"} & options.keys(), "a tab's screen is its viewport (PAGE_OPTIONS)"
         shown = {name: options.pop(name, default) for name, default in PAGE_OPTIONS.items()}
         key = repr(sorted(options.items()))
         tab = self.tabs.pop(key, None)

@@ -6,7 +6,8 @@ reaches 99 %" is a maximum ≤ 0.99 − margin, "at chance" is a distance from 5
 The results script counts the seeds where each holds; only a finding that holds in every seed may
 be written as holding, the others as "in k of N seeds". The unit tests retrain the shown seed on the
 machine that runs them and check that every finding the committed results call robust still holds
-there: a finding that depends on the machine's floating-point kernel fails that test.
+there in that seed: a finding that depends on the machine's floating-point kernel can fail that test
+(the results script counts each finding over every seed on several kernels).
 
 >>> record = {"scale 1": {"max": 0.745, "final": 0.5}}
 >>> f = Finding("x", "scale 1 never reaches 90 %", lambda runs: runs["scale 1"]["max"], high=0.9, margin=0.02)
