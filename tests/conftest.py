@@ -47,10 +47,10 @@ LONGEST_FILES = (
     "tests/build/test_figures.py",  # 13: every figure drawn in both languages and schemes (3 when .cache/figures/ is current)
     "tests/build/test_figure_legibility.py",  # 10: every figure drawn again, as pixels
     "tests/build/test_perturbed_numerics.py",  # 6
+    "tests/build/test_benchmarks.py",  # 6 (three scripts run quick, and one quick pytest run)
     "tests/qkv/test_tiled.py",  # 5
     "tests/pages/test_why_sqrt_dk.py",  # 5
     "tests/qkv/test_properties.py",  # 5
-    "tests/build/test_benchmarks.py",  # 4
     "tests/qkv/test_float16.py",  # 4
     "tests/build/test_build_cache.py",  # 3
 )
