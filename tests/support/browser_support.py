@@ -88,7 +88,6 @@ class LocalOnly:
         self.options = options
         self.foreign: list[str] = []
         self.listeners: list[tuple[str, object]] = []  # what a test added with listen(): reset() removes it
-        self.color_scheme = options.get("color_scheme", "light")  # what reset() gives the page back
         self.context = browser.new_context(**options)
         self.context.set_default_timeout(TIMEOUT_MS)
         self.context.route("**/*", self._route)
@@ -114,17 +113,15 @@ class LocalOnly:
         if self.page.url.startswith(self.server.root):
             clipboard = "navigator.clipboard.writeText('')" if "clipboard-write" in self.options.get("permissions", ()) else "null"
             self.page.evaluate(f"async () => {{ localStorage.clear(); sessionStorage.clear(); await {clipboard}; }}")
-        self.page.emulate_media(media="null", color_scheme=self.color_scheme)
+        self.page.emulate_media(media="null", color_scheme=self.options.get("color_scheme", "light"))
         self.page.mouse.move(0, 0)
         self.page.goto("about:blank")
         self.foreign.clear()
 
-    def emulate(self, viewport: dict, color_scheme: str) -> None:
-        """Give the tab's page this viewport and preferred colour scheme, as a new context with these options gives
-        its first page (another page of the context would keep the context's own)."""
+    def emulate(self, viewport: dict) -> None:
+        """Give the tab's page this viewport, as a new context with it gives its first page (another page of the
+        context would keep the context's own)."""
         self.page.set_viewport_size(viewport)
-        self.color_scheme = color_scheme
-        self.page.emulate_media(color_scheme=color_scheme)
 
     def _route(self, route) -> None:
         if urlsplit(route.request.url).netloc == self.server.host:
@@ -148,7 +145,9 @@ class LocalOnly:
 # What a borrowed tab sets on its page (`LocalOnly.emulate`) rather than on its context, so that tests that
 # differ only in these share one tab; their values when a test leaves them out, a new context's defaults. (The page's
 # screen takes the viewport's size, as in a context given a viewport and no screen: no test may ask for another.)
-PAGE_OPTIONS = {"viewport": {"width": 1280, "height": 720}, "color_scheme": "light"}
+# The colour scheme stays the context's (a tab per scheme): shared by both schemes, a tab once showed a page in
+# the scheme of the test before it.
+PAGE_OPTIONS = {"viewport": {"width": 1280, "height": 720}}
 
 
 class Tabs:
@@ -159,8 +158,7 @@ class Tabs:
     a tab that has loaded one before. So a test borrows a tab with `open` and gives it back reset
     (`LocalOnly.reset`): what it sees is what a new tab shows. A test that counts what a page
     downloads, or that needs a browser with nothing in its cache, makes its own `LocalOnly`. The viewport
-    and the colour scheme are set on the borrowed tab's page (`PAGE_OPTIONS`), so tests that differ only in
-    them share one tab.
+    is set on the borrowed tab's page (`PAGE_OPTIONS`), so tests that differ only in it share one tab.
     """
 
     def __init__(self, browser) -> None:
