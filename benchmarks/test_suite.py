@@ -126,13 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"this machine: {cores} usable cores; PYTHONDONTWRITEBYTECODE {bytecode}\n")
     results: dict[str, Any] = {"benchmark": "test_suite", "quick": args.quick,
                                "targets": {"unit_seconds": UNIT_TARGET, "whole_suite_seconds": WHOLE_TARGET}, "runs": []}
+    results["machine"] = machine_info(python_dont_write_bytecode=bool(os.environ.get("PYTHONDONTWRITEBYTECODE")))
     failed = None
     try:
         time_runs(results, args.quick, args.unit_only)
     except TestsFailed as error:
         failed = str(error)
         results["failed"] = failed.splitlines()[0]
-    results["machine"] = machine_info(python_dont_write_bytecode=bool(os.environ.get("PYTHONDONTWRITEBYTECODE")))
     if args.output is not None:
         write_results(args.output, results)  # the runs that finished, also when one failed
     if failed:
