@@ -118,11 +118,6 @@ class LocalOnly:
         self.page.goto("about:blank")
         self.foreign.clear()
 
-    def emulate(self, viewport: dict) -> None:
-        """Give the tab's page this viewport, as a new context with it gives its first page (another page of the
-        context would keep the context's own)."""
-        self.page.set_viewport_size(viewport)
-
     def _route(self, route) -> None:
         if urlsplit(route.request.url).netloc == self.server.host:
             route.continue_()
@@ -142,12 +137,11 @@ class LocalOnly:
         self.context.close()
 
 
-# What a borrowed tab sets on its page (`LocalOnly.emulate`) rather than on its context, so that tests that
-# differ only in these share one tab; their values when a test leaves them out, a new context's defaults. (The page's
-# screen takes the viewport's size, as in a context given a viewport and no screen: no test may ask for another.)
-# The colour scheme stays the context's (a tab per scheme): shared by both schemes, a tab once showed a page in
-# the scheme of the test before it.
-PAGE_OPTIONS = {"viewport": {"width": 1280, "height": 720}}
+# A borrowed tab's viewport is set on its page, not its context, so that tests that differ only in it share one
+# tab; without one, a new context's default. The page's screen then takes the viewport's size, as in a context given
+# a viewport and no screen. The colour scheme stays the context's (a tab per scheme): shared by both schemes, a tab
+# once showed a page in the scheme of the test before it.
+DEFAULT_VIEWPORT = {"width": 1280, "height": 720}
 
 
 class Tabs:
@@ -158,7 +152,7 @@ class Tabs:
     a tab that has loaded one before. So a test borrows a tab with `open` and gives it back reset
     (`LocalOnly.reset`): what it sees is what a new tab shows. A test that counts what a page
     downloads, or that needs a browser with nothing in its cache, makes its own `LocalOnly`. The viewport
-    is set on the borrowed tab's page (`PAGE_OPTIONS`), so tests that differ only in it share one tab.
+    is set on the borrowed tab's page, so tests that differ only in it share one tab.
     """
 
     def __init__(self, browser) -> None:
@@ -167,14 +161,14 @@ class Tabs:
 
     @contextlib.contextmanager
     def open(self, server: SiteServer, **options) -> Iterator[LocalOnly]:
-        assert not {"screen", "no_viewport"} & options.keys(), "a tab's screen is its viewport (PAGE_OPTIONS)"
-        shown = {name: options.pop(name, default) for name, default in PAGE_OPTIONS.items()}
+        assert not {"screen", "no_viewport"} & options.keys(), "a borrowed tab's screen is its viewport"
+        viewport = options.pop("viewport", DEFAULT_VIEWPORT)
         key = repr(sorted(options.items()))
         tab = self.tabs.pop(key, None)
         if tab is None:
             tab = LocalOnly(self.browser, server, **options)
         tab.server = server
-        tab.emulate(**shown)
+        tab.page.set_viewport_size(viewport)
         try:
             yield tab
             tab.reset()
